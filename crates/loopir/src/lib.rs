@@ -1,0 +1,32 @@
+//! # loopir
+//!
+//! The lowered loop IR of Halide, in Rust: every expression and statement kind, cheap to
+//! clone and shared between versions of a program; visitors and mutators that keep
+//! unchanged subtrees shared; a printer whose text is byte-identical to Halide's `.stmt`
+//! output; and a parser that reads that text back.
+//!
+//! ```
+//! use loopir::{parse_stmt, Stmt};
+//!
+//! let text = "for (x, 0, 9) {\n f[x] = (float32)g[x]*2.000000f\n}\n";
+//! let stmt: Stmt = parse_stmt(text).expect("valid .stmt text");
+//! assert_eq!(stmt.to_string(), text);
+//! ```
+
+pub mod equality;
+pub mod error;
+pub mod expr;
+pub mod mutate;
+pub mod print;
+pub mod stmt;
+pub(crate) mod teardown;
+pub mod types;
+pub mod visit;
+
+pub use error::IrError;
+pub use expr::{BinOp, CallType, Expr, ExprKind, ExprNode, ModulusRemainder, Name, VectorReduceOp, name};
+pub use mutate::Mutator;
+pub use print::{PrintOptions, expr_to_string, stmt_to_string, stmt_to_string_with};
+pub use stmt::{DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind};
+pub use types::{CType, Type, TypeCode};
+pub use visit::Visitor;
