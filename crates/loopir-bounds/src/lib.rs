@@ -1,1 +1,25 @@
-//! tmp
+//! # loopir-bounds
+//!
+//! Interval arithmetic, regions and bounds queries over loopir IR, after Halide's
+//! `Interval`, `Bounds` and `Simplify` (see `spec/bounds.md`).
+//!
+//! * [`Interval`] / [`Bound`]: symbolic intervals with infinite ends, and the eager
+//!   [`make_min`] / [`make_max`] peepholes.
+//! * [`ConstantInterval`]: numeric intervals over i64.
+//! * [`Scope`]: names bound to stacks of values, with binding identities for memoising.
+//! * a simplifier in Halide's canonical forms with `can_prove` (in progress).
+//!
+//! Every API takes a [`Ctx`], which owns fresh-name counters and caches.
+
+pub mod constant_interval;
+pub mod ctx;
+pub mod error;
+pub mod interval;
+pub mod ir;
+pub mod scope;
+
+pub use constant_interval::ConstantInterval;
+pub use ctx::{Ctx, Options, Stats};
+pub use error::BoundsError;
+pub use interval::{Bound, Interval, make_max, make_min};
+pub use scope::{Scope, ScopedBinding, Token};
