@@ -626,3 +626,30 @@ pub fn no_overflow_int(ty: Type) -> bool {
 pub fn no_overflow(ty: Type) -> bool {
     ty.is_float() || no_overflow_int(ty)
 }
+
+/// Prints `e` the way it reads as a statement-level expression: Halide's text without the
+/// outermost pair of parentheses that its stream operator adds around infix nodes.
+pub fn pretty(e: &Expr) -> String {
+    strip_outer_parens(e.to_string())
+}
+
+fn strip_outer_parens(s: String) -> String {
+    let bytes = s.as_bytes();
+    if bytes.first() != Some(&b'(') || bytes.last() != Some(&b')') {
+        return s;
+    }
+    let mut depth = 0i32;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 && i + 1 < bytes.len() {
+                    return s;
+                }
+            }
+            _ => {}
+        }
+    }
+    s[1..s.len() - 1].to_owned()
+}

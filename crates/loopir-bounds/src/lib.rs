@@ -17,9 +17,11 @@ pub mod error;
 pub mod interval;
 pub mod ir;
 pub mod scope;
+pub mod simplify;
 
 pub use constant_interval::ConstantInterval;
 pub use ctx::{Ctx, Options, Stats};
 pub use error::BoundsError;
 pub use interval::{Bound, Interval, make_max, make_min};
 pub use scope::{Scope, ScopedBinding, Token};
+pub use simplify::{can_prove, simplify, simplify_expr};
