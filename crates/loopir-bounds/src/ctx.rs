@@ -8,7 +8,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use loopir::{Expr, ExprNode, Name};
+use loopir::{Expr, Name};
 use rustc_hash::FxHashMap;
 
 /// Options that switch between Halide's exact behaviour and the crate's sound defaults.
@@ -40,7 +40,7 @@ pub struct Ctx {
     t_counter: Cell<u64>,
     keyed: RefCell<FxHashMap<String, u64>>,
     overflow_tag: Cell<i64>,
-    free_vars: RefCell<FxHashMap<*const ExprNode, (Expr, std::rc::Rc<[Name]>)>>,
+    free_vars: RefCell<crate::ir::FreeVarCache>,
     stats: Cell<Stats>,
 }
 

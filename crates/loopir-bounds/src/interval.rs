@@ -201,6 +201,17 @@ impl Interval {
     }
 }
 
+impl Interval {
+    /// Prints `[lo, hi]` with each end in statement-level form (no outer parentheses).
+    pub fn pretty(&self) -> String {
+        let end = |b: &Bound| match b {
+            Bound::Finite(e) => ir::pretty(e),
+            other => other.to_string(),
+        };
+        format!("[{}, {}]", end(&self.min), end(&self.max))
+    }
+}
+
 impl fmt::Display for Interval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "[{}, {}]", self.min, self.max)

@@ -361,7 +361,8 @@ pub fn tree_size(e: &Expr) -> u64 {
     go(e, &mut FxHashMap::default())
 }
 
-type FreeVarCache = FxHashMap<*const ExprNode, (Expr, Rc<[Name]>)>;
+/// Per-node cache of sorted free-variable lists (the node is kept alive with its entry).
+pub(crate) type FreeVarCache = FxHashMap<*const ExprNode, (Expr, Rc<[Name]>)>;
 
 fn merge_sorted(a: &[Name], b: &[Name]) -> Vec<Name> {
     let mut out = Vec::with_capacity(a.len() + b.len());

@@ -11,6 +11,7 @@
 //!
 //! Every API takes a [`Ctx`], which owns fresh-name counters and caches.
 
+pub mod bounds_of_expr;
 pub mod constant_interval;
 pub mod ctx;
 pub mod error;
@@ -19,6 +20,9 @@ pub mod ir;
 pub mod scope;
 pub mod simplify;
 
+pub use bounds_of_expr::{
+    FuncValueBounds, bounds_of_expr_in_scope, bounds_of_expr_simplified, find_constant_bounds,
+};
 pub use constant_interval::ConstantInterval;
 pub use ctx::{Ctx, Options, Stats};
 pub use error::BoundsError;

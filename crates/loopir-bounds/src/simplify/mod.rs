@@ -35,8 +35,7 @@ pub fn simplify(ctx: &Ctx, e: &Expr, bounds: &Scope<'_, Interval>) -> Expr {
 
 /// Simplifies `e` with no facts about its variables.
 pub fn simplify_expr(ctx: &Ctx, e: &Expr) -> Expr {
-    let empty = Scope::new();
-    Simplifier::new(ctx, &empty).simplify(e)
+    Simplifier::without_bounds(ctx).simplify(e)
 }
 
 /// Simplifies the finite ends of an interval.
@@ -59,7 +58,7 @@ type MemoKey = (*const ExprNode, u64);
 /// The simplifier's state for one batch of expressions sharing one scope.
 pub struct Simplifier<'c, 's, 'p> {
     ctx: &'c Ctx,
-    bounds: &'s Scope<'p, Interval>,
+    bounds: Option<&'s Scope<'p, Interval>>,
     lets: FxHashMap<Name, Vec<LetBinding>>,
     /// The current let-binding context; memo entries are valid only within it.
     epoch: u64,
@@ -73,7 +72,20 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
     pub fn new(ctx: &'c Ctx, bounds: &'s Scope<'p, Interval>) -> Self {
         Simplifier {
             ctx,
-            bounds,
+            bounds: Some(bounds),
+            lets: FxHashMap::default(),
+            epoch: 0,
+            next_epoch: 1,
+            memo: FxHashMap::default(),
+            info: FxHashMap::default(),
+        }
+    }
+
+    /// A simplifier with no facts about variables.
+    pub fn without_bounds(ctx: &'c Ctx) -> Simplifier<'c, 'static, 'static> {
+        Simplifier {
+            ctx,
+            bounds: None,
             lets: FxHashMap::default(),
             epoch: 0,
             next_epoch: 1,
@@ -273,7 +285,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 LetBinding::Subst(_) => ConstantInterval::everything(),
             };
         }
-        match self.bounds.find(name) {
+        match self.bounds.and_then(|b| b.find(name)) {
             Some(i) => {
                 let end =
                     |b: &Bound| b.as_expr().and_then(ir::as_const_i128).and_then(|v| i64::try_from(v).ok());
@@ -345,6 +357,26 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                     _ => a ^ b,
                 };
                 Some(ir::make_const(ty, r))
+            }
+            ("absd", [x, y]) => {
+                let (a, b) = (ir::const_value(x)?, ir::const_value(y)?);
+                let v = match (a, b) {
+                    (Const::Float(p), Const::Float(q)) => Const::Float((p - q).abs()),
+                    _ => Const::UInt((ir::as_const_i128(x)? - ir::as_const_i128(y)?).unsigned_abs() as u64),
+                };
+                Some(ir::make_const_value(ty, v))
+            }
+            ("popcount" | "count_leading_zeros" | "count_trailing_zeros", [x]) => {
+                let v = ir::as_const_i128(x)?;
+                let bits = x.ty().bits() as u32;
+                let mask: u128 = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+                let u = (v as u128) & mask;
+                let r = match name {
+                    "popcount" => u.count_ones(),
+                    "count_leading_zeros" => u.leading_zeros() - (128 - bits),
+                    _ => u.trailing_zeros().min(bits),
+                };
+                Some(ir::make_const(ty, r as i128))
             }
             ("bitwise_not", [x]) => Some(ir::make_const(ty, !ir::as_const_i128(x)?)),
             ("shift_left" | "shift_right", [x, y]) => {

@@ -194,16 +194,16 @@ pub fn prove_equal(a: &Expr, b: &Expr) -> bool {
 pub fn can_prove(ctx: &Ctx, cond: &Expr, bounds: &Scope<'_, Interval>) -> bool {
     let mut s = Simplifier::new(ctx, bounds);
     let c = s.simplify(&ir::remove_likelies(cond));
-    prove_simplified(&mut s, &c)
+    prove_simplified(&c)
 }
 
-fn prove_simplified(s: &mut Simplifier<'_, '_, '_>, c: &Expr) -> bool {
+fn prove_simplified(c: &Expr) -> bool {
     if ir::is_const_true(c) {
         return true;
     }
     match c.kind() {
-        ExprKind::Binary(BinOp::And, p, q) => prove_simplified(s, p) && prove_simplified(s, q),
-        ExprKind::Binary(BinOp::Or, p, q) => prove_simplified(s, p) || prove_simplified(s, q),
+        ExprKind::Binary(BinOp::And, p, q) => prove_simplified(p) && prove_simplified(q),
+        ExprKind::Binary(BinOp::Or, p, q) => prove_simplified(p) || prove_simplified(q),
         ExprKind::Binary(op @ (BinOp::Eq | BinOp::Lt | BinOp::Le), a, b) => match constant_difference(a, b) {
             Some(d) => match op {
                 BinOp::Eq => d == 0,

@@ -18,7 +18,7 @@ fn bin(e: &Expr) -> Option<(BinOp, &Expr, &Expr)> {
     }
 }
 
-fn is_op<'e>(e: &'e Expr, op: BinOp) -> Option<(&'e Expr, &'e Expr)> {
+fn is_op(e: &Expr, op: BinOp) -> Option<(&Expr, &Expr)> {
     match bin(e) {
         Some((o, a, b)) if o == op => Some((a, b)),
         _ => None,
@@ -733,6 +733,27 @@ impl Simplifier<'_, '_, '_> {
             && ir::equal(c2, &c)
         {
             return self.select(c, t, z.clone());
+        }
+        // select(p <= q, p*k, q*k) → min(p*k, q*k) for k > 0 (k = 1 included), and the
+        // mirror with max
+        if let ExprKind::Binary(BinOp::Lt | BinOp::Le, p, q) = c.kind()
+            && c.ty().is_scalar()
+            && t.ty().is_scalar()
+            && ir::no_overflow_int(t.ty())
+            && p.ty() == t.ty()
+        {
+            let k = [&t, &f]
+                .into_iter()
+                .find_map(|e| is_op(e, BinOp::Mul).map(|(_, k)| k.clone()).filter(ir::is_positive_const))
+                .unwrap_or_else(|| ir::one(t.ty()));
+            let pk = self.mul(p.clone(), k.clone());
+            let qk = self.mul(q.clone(), k);
+            if ir::equal(&pk, &t) && ir::equal(&qk, &f) {
+                return self.min_max(BinOp::Min, t, f);
+            }
+            if ir::equal(&qk, &t) && ir::equal(&pk, &f) {
+                return self.min_max(BinOp::Max, t, f);
+            }
         }
         // select(x < y, x, y) → min(x, y);  select(x < y, y, x) → max(x, y)
         if let ExprKind::Binary(BinOp::Lt | BinOp::Le, x, y) = c.kind()
