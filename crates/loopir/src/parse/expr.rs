@@ -503,16 +503,22 @@ impl<'a> Parser<'a> {
     /// Comma-separated E0s up to the closing `)` (the `(` already read).
     fn arg_list(&mut self) -> Result<Vec<Typed>, ParseError> {
         let mut args = Vec::new();
+        self.args_into(&mut args, |t| t)?;
+        Ok(args)
+    }
+
+    /// Like [`Self::arg_list`], mapping each argument as it is read.
+    fn args_into<T>(&mut self, args: &mut Vec<T>, f: impl Fn(Typed) -> T) -> Result<(), ParseError> {
         if self.eat(")") {
-            return Ok(args);
+            return Ok(());
         }
         loop {
-            args.push(self.expr_implicit()?);
+            args.push(f(self.expr_implicit()?));
             if self.eat(", ") {
                 continue;
             }
             if self.eat(")") {
-                return Ok(args);
+                return Ok(());
             }
             return Err(self.error(ParseErrorKind::UnexpectedText, "`, ` or `)` in an argument list"));
         }
@@ -533,7 +539,8 @@ impl<'a> Parser<'a> {
     /// `name(args)` with an optional lossless `[value_index]`.
     fn call_rest(&mut self, name: Name, prefix: Option<Type>) -> Result<Typed, ParseError> {
         self.expect("(")?;
-        let args: Vec<Expr> = self.arg_list()?.into_iter().map(|a| a.e).collect();
+        let mut args: Vec<Expr> = Vec::new();
+        self.args_into(&mut args, |a| a.e)?;
         let mut value_index = 0u32;
         if self.peek() == Some(b'[') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
             let save = self.pos;
@@ -590,14 +597,7 @@ impl<'a> Parser<'a> {
                 },
             },
         };
-        let pred = if lanes == 1 {
-            Expr::const_true()
-        } else {
-            Expr::from_node_unchecked(
-                Type::bool(lanes),
-                ExprKind::Broadcast { value: Expr::const_true(), lanes },
-            )
-        };
+        let pred = self.all_lanes_true(lanes);
         let e = Expr::from_node_unchecked(
             ty,
             ExprKind::Load { name, index: index.e, predicate: pred, alignment },

@@ -451,16 +451,10 @@ impl<'a> Parser<'a> {
         };
         self.newline()?;
         let lanes = value.ty().lanes();
-        let predicate = predicate.unwrap_or_else(|| {
-            if lanes == 1 {
-                Expr::const_true()
-            } else {
-                Expr::from_node_unchecked(
-                    Type::bool(lanes),
-                    ExprKind::Broadcast { value: Expr::const_true(), lanes },
-                )
-            }
-        });
+        let predicate = match predicate {
+            Some(p) => p,
+            None => self.all_lanes_true(lanes),
+        };
         Ok(Some(Stmt::from_kind_unchecked(StmtKind::Store {
             name,
             value,
