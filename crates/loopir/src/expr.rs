@@ -409,6 +409,7 @@ impl Expr {
         Ok(Expr::from_node_unchecked(ty, ExprKind::Binary(op, a, b)))
     }
     /// Logical negation of a boolean.
+    #[allow(clippy::should_implement_trait)] // a checked constructor, not the `!` operator
     pub fn not(a: Expr) -> Result<Expr, IrError> {
         if !a.ty().is_bool() {
             return Err(mismatch("Not", format!("operand must be boolean, not {}", a.ty())));
@@ -518,7 +519,7 @@ impl Expr {
     }
     /// Reduces `value` to `lanes` lanes by `op` over groups of adjacent lanes.
     pub fn vector_reduce(op: VectorReduceOp, value: Expr, lanes: u16) -> Result<Expr, IrError> {
-        if lanes == 0 || value.ty().lanes() % lanes != 0 {
+        if lanes == 0 || !value.ty().lanes().is_multiple_of(lanes) {
             return Err(mismatch(
                 "VectorReduce",
                 format!("{} lanes do not reduce to {lanes}", value.ty().lanes()),
@@ -582,6 +583,7 @@ macro_rules! binop_ctor {
         impl Expr {
             $(
                 #[doc = concat!("The `", stringify!($op), "` of two expressions of one type.")]
+                #[allow(clippy::should_implement_trait)] // checked constructors, not operators
                 pub fn $fname(a: Expr, b: Expr) -> Result<Expr, IrError> {
                     Expr::binary(BinOp::$op, a, b)
                 }

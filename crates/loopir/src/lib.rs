@@ -17,6 +17,7 @@ pub mod equality;
 pub mod error;
 pub mod expr;
 pub mod mutate;
+pub mod parse;
 pub mod print;
 pub mod stmt;
 pub(crate) mod teardown;
@@ -26,7 +27,20 @@ pub mod visit;
 pub use error::IrError;
 pub use expr::{BinOp, CallType, Expr, ExprKind, ExprNode, ModulusRemainder, Name, VectorReduceOp, name};
 pub use mutate::Mutator;
+pub use parse::{
+    ParseEnv, ParseError, ParseErrorKind, parse_expr, parse_stmt, parse_stmt_bytes, parse_stmt_with_env,
+};
 pub use print::{PrintOptions, expr_to_string, stmt_to_string, stmt_to_string_with};
 pub use stmt::{DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind};
 pub use types::{CType, Type, TypeCode};
 pub use visit::Visitor;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nodes_are_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<crate::Expr>();
+        check::<crate::Stmt>();
+    }
+}

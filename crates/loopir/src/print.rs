@@ -150,7 +150,7 @@ pub(crate) fn classify_shuffle(vectors: &[Expr], indices: &[i32]) -> ShuffleForm
         let lanes = indices.len();
         if lanes == vectors[0].ty().lanes() as usize && lanes >= 2 && indices[0] == 0 && indices[1] > 0 {
             let c = indices[1] as usize;
-            if lanes % c == 0 {
+            if lanes.is_multiple_of(c) {
                 let rows = lanes / c;
                 if (0..c).all(|col| (0..rows).all(|row| indices[col * rows + row] as usize == row * c + col))
                 {

@@ -1,0 +1,846 @@
+//! Expressions: the top of a statement-level position holds at most one bare infix
+//! operator (implicit mode); everything nested is parenthesised (wanted mode).
+
+use std::sync::Arc;
+
+use super::{Binding, ParseError, ParseErrorKind, Parser, Typed};
+use crate::equality::with_stack;
+use crate::expr::{BinOp, CallType, Expr, ExprKind, ModulusRemainder, Name, VectorReduceOp};
+use crate::parse::env::{is_impure_intrinsic, is_intrinsic};
+use crate::types::{Type, TypeCode};
+
+/// An infix operator: a binary node or one of the bitwise intrinsic calls.
+#[derive(Clone, Copy)]
+enum Infix {
+    Bin(BinOp),
+    Bitwise(&'static str),
+}
+
+/// Infix spellings, longest first where one is a prefix of another.
+const INFIXES: &[(&str, Infix)] = &[
+    (" + ", Infix::Bin(BinOp::Add)),
+    (" - ", Infix::Bin(BinOp::Sub)),
+    ("*", Infix::Bin(BinOp::Mul)),
+    ("/", Infix::Bin(BinOp::Div)),
+    (" % ", Infix::Bin(BinOp::Mod)),
+    (" == ", Infix::Bin(BinOp::Eq)),
+    (" != ", Infix::Bin(BinOp::Ne)),
+    (" <= ", Infix::Bin(BinOp::Le)),
+    (" < ", Infix::Bin(BinOp::Lt)),
+    (" >= ", Infix::Bin(BinOp::Ge)),
+    (" > ", Infix::Bin(BinOp::Gt)),
+    (" && ", Infix::Bin(BinOp::And)),
+    (" || ", Infix::Bin(BinOp::Or)),
+    (" | ", Infix::Bitwise("bitwise_or")),
+    (" & ", Infix::Bitwise("bitwise_and")),
+    (" ^ ", Infix::Bitwise("bitwise_xor")),
+];
+
+fn sure(e: Expr) -> Typed {
+    Typed { e, sure: true }
+}
+
+/// Gives an expression whose type was only guessed the type `ty`, where its shape allows.
+pub(crate) fn retype(e: &Expr, ty: Type) -> Expr {
+    if e.ty() == ty {
+        return e.clone();
+    }
+    with_stack(|| {
+        let kind = match e.kind() {
+            ExprKind::Variable(n) => ExprKind::Variable(n.clone()),
+            ExprKind::Load { name, index, predicate, alignment } => ExprKind::Load {
+                name: name.clone(),
+                index: index.clone(),
+                predicate: predicate.clone(),
+                alignment: *alignment,
+            },
+            ExprKind::Call { name, args, call_type, value_index } => ExprKind::Call {
+                name: name.clone(),
+                args: args.clone(),
+                call_type: *call_type,
+                value_index: *value_index,
+            },
+            ExprKind::Binary(op, a, b) if !op.is_comparison() && !op.is_logical() => {
+                ExprKind::Binary(*op, retype(a, ty), retype(b, ty))
+            }
+            ExprKind::Select(c, t, f) => ExprKind::Select(c.clone(), retype(t, ty), retype(f, ty)),
+            ExprKind::Let { name, value, body } => {
+                ExprKind::Let { name: name.clone(), value: value.clone(), body: retype(body, ty) }
+            }
+            ExprKind::Broadcast { value, lanes } if ty.lanes().is_multiple_of(*lanes) => {
+                ExprKind::Broadcast {
+                    value: retype(value, ty.with_lanes(ty.lanes() / *lanes)),
+                    lanes: *lanes,
+                }
+            }
+            _ => return e.clone(),
+        };
+        Expr::from_node_unchecked(ty, kind)
+    })
+}
+
+/// Makes two operands agree in type when one of them was only guessed.
+fn unify(a: Typed, b: Typed) -> (Expr, Expr, bool) {
+    if a.e.ty() == b.e.ty() || a.sure == b.sure {
+        let s = a.sure || b.sure;
+        return (a.e, b.e, s);
+    }
+    if a.sure {
+        let nb = retype(&b.e, a.e.ty());
+        (a.e, nb, true)
+    } else {
+        let na = retype(&a.e, b.e.ty());
+        (na, b.e, true)
+    }
+}
+
+fn binary(op: BinOp, a: Typed, b: Typed) -> Typed {
+    let (a, b, s) = unify(a, b);
+    let ty = if op.is_comparison() { Type::bool(a.ty().lanes()) } else { a.ty() };
+    let s = s || op.is_comparison() || op.is_logical();
+    Typed { e: Expr::from_node_unchecked(ty, ExprKind::Binary(op, a, b)), sure: s }
+}
+
+fn bitwise(name: &'static str, a: Typed, b: Typed) -> Typed {
+    let (a, b, s) = unify(a, b);
+    let ty = a.ty();
+    let e = Expr::from_node_unchecked(
+        ty,
+        ExprKind::Call {
+            name: Name::from(name),
+            args: vec![a, b],
+            call_type: CallType::PureIntrinsic,
+            value_index: 0,
+        },
+    );
+    Typed { e, sure: s }
+}
+
+impl<'a> Parser<'a> {
+    /// An expression in implicit mode (E0): a let, a predicated load, one infix operation,
+    /// or a unary expression.
+    pub(crate) fn expr_implicit(&mut self) -> Result<Typed, ParseError> {
+        if self.at("let ") {
+            return self.let_expr();
+        }
+        let lhs = self.unary()?;
+        let lhs = if self.at(" if ") && matches!(lhs.e.kind(), ExprKind::Load { .. }) {
+            self.pos += 4;
+            let pred = self.unary()?;
+            let ExprKind::Load { name, index, alignment, .. } = lhs.e.kind() else { return Ok(lhs) };
+            Typed {
+                e: Expr::from_node_unchecked(
+                    lhs.e.ty(),
+                    ExprKind::Load {
+                        name: name.clone(),
+                        index: index.clone(),
+                        predicate: pred.e,
+                        alignment: *alignment,
+                    },
+                ),
+                sure: lhs.sure,
+            }
+        } else {
+            lhs
+        };
+        let Some(op) = self.infix() else { return Ok(lhs) };
+        let rhs = self.unary()?;
+        Ok(match op {
+            Infix::Bin(op) => binary(op, lhs, rhs),
+            Infix::Bitwise(name) => bitwise(name, lhs, rhs),
+        })
+    }
+
+    fn infix(&mut self) -> Option<Infix> {
+        let b = self.peek()?;
+        if b != b' ' && b != b'*' && b != b'/' {
+            return None;
+        }
+        for (text, op) in INFIXES {
+            if self.at(text) {
+                self.pos += text.len();
+                return Some(*op);
+            }
+        }
+        None
+    }
+
+    /// `let name = E1 in E1`.
+    fn let_expr(&mut self) -> Result<Typed, ParseError> {
+        self.expect("let ")?;
+        let name = self.name()?;
+        self.expect(" = ")?;
+        let value = self.unary()?;
+        self.expect(" in ")?;
+        self.push_binding(&name, Binding::Value(value.e.ty(), value.sure));
+        let body = self.unary();
+        self.pop_binding(&name);
+        let body = body?;
+        let e = Expr::from_node_unchecked(body.e.ty(), ExprKind::Let { name, value: value.e, body: body.e });
+        Ok(Typed { e, sure: body.sure })
+    }
+
+    /// A unary expression (E1): anything that is not a bare infix operation.
+    pub(crate) fn unary(&mut self) -> Result<Typed, ParseError> {
+        with_stack(|| self.unary_inner())
+    }
+
+    fn unary_inner(&mut self) -> Result<Typed, ParseError> {
+        let Some(b) = self.peek() else {
+            return Err(self.error(ParseErrorKind::UnexpectedEof, "an expression"));
+        };
+        match b {
+            b'(' => self.paren_or_prefixed(),
+            b'!' => {
+                self.pos += 1;
+                let a = self.unary()?;
+                let ty = a.e.ty();
+                Ok(sure(Expr::from_node_unchecked(Type::bool(ty.lanes()), ExprKind::Not(a.e))))
+            }
+            b'~' => {
+                self.expect("~(")?;
+                let a = self.expr_implicit()?;
+                self.expect(")")?;
+                let ty = a.e.ty();
+                let e = Expr::from_node_unchecked(
+                    ty,
+                    ExprKind::Call {
+                        name: Name::from("bitwise_not"),
+                        args: vec![a.e],
+                        call_type: CallType::PureIntrinsic,
+                        value_index: 0,
+                    },
+                );
+                Ok(Typed { e, sure: a.sure })
+            }
+            b'"' => self.string(),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => self.word(),
+        }
+    }
+
+    fn string(&mut self) -> Result<Typed, ParseError> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut bytes = Vec::new();
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(self.error_at(
+                    start,
+                    1,
+                    ParseErrorKind::UnexpectedEof,
+                    "the closing `\"` of this string",
+                ));
+            };
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\n' => {
+                    return Err(self.error(ParseErrorKind::UnexpectedText, "the closing `\"` of the string"));
+                }
+                b'\\' => {
+                    let esc = self.peek_at(1);
+                    let out = match esc {
+                        Some(b'"') => b'"',
+                        Some(b'\\') => b'\\',
+                        Some(b't') => b'\t',
+                        Some(b'r') => b'\r',
+                        Some(b'n') => b'\n',
+                        Some(b'x') => {
+                            let hex = |b: Option<u8>| b.and_then(|b| (b as char).to_digit(16));
+                            match (hex(self.peek_at(2)), hex(self.peek_at(3))) {
+                                (Some(h), Some(l)) => {
+                                    self.pos += 2;
+                                    (h * 16 + l) as u8
+                                }
+                                _ => {
+                                    return Err(self.error(
+                                        ParseErrorKind::InvalidLiteral,
+                                        "two hexadecimal digits after `\\x`",
+                                    ));
+                                }
+                            }
+                        }
+                        _ => {
+                            return Err(self.error(
+                                ParseErrorKind::InvalidLiteral,
+                                "an escape: `\\\"`, `\\\\`, `\\t`, `\\r`, `\\n` or `\\xHH`",
+                            ));
+                        }
+                    };
+                    self.pos += 2;
+                    bytes.push(out);
+                }
+                _ => {
+                    bytes.push(b);
+                    self.pos += 1;
+                }
+            }
+        }
+        Ok(sure(Expr::from_node_unchecked(Type::c_string(), ExprKind::StringImm(Arc::from(bytes)))))
+    }
+
+    fn number(&mut self) -> Result<Typed, ParseError> {
+        let start = self.pos;
+        let neg = self.eat("-");
+        if self.at("inf") || self.at("nan") {
+            return self.special_float(start, neg);
+        }
+        if !self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            return Err(self.error_at(start, 1, ParseErrorKind::UnexpectedText, "an expression"));
+        }
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                self.pos += 1;
+            }
+            if self.peek() == Some(b'e') {
+                self.pos += 1;
+                if !self.eat("+") {
+                    self.eat("-");
+                }
+                while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                    self.pos += 1;
+                }
+            }
+            let text = std::str::from_utf8(&self.src[start..self.pos]).unwrap_or("");
+            let bad = |p: &Self| {
+                p.error_at(start, p.pos - start, ParseErrorKind::InvalidLiteral, "a float literal")
+            };
+            let (ty, v) = if self.eat("f") {
+                (Type::float(32, 1), text.parse::<f32>().map_err(|_| bad(self))? as f64)
+            } else if self.eat("h") {
+                (Type::float(16, 1), text.parse::<f64>().map_err(|_| bad(self))?)
+            } else {
+                (Type::float(64, 1), text.parse::<f64>().map_err(|_| bad(self))?)
+            };
+            self.no_trailing_name(start)?;
+            return Ok(sure(Expr::from_node_unchecked(ty, ExprKind::FloatImm(v))));
+        }
+        let digits_end = self.pos;
+        let text = std::str::from_utf8(&self.src[start..digits_end]).unwrap_or("");
+        let e = if self.at("_i") || self.at("_u") {
+            let signed = self.at("_i");
+            self.pos += 2;
+            let bits_start = self.pos;
+            let bits = self.uint()?;
+            let ty = u8::try_from(bits)
+                .ok()
+                .and_then(|b| {
+                    if signed {
+                        Type::try_new(TypeCode::Int, b, 1).ok()
+                    } else {
+                        Type::try_new(TypeCode::UInt, b, 1).ok()
+                    }
+                })
+                .ok_or_else(|| {
+                    self.error_at(
+                        bits_start,
+                        self.pos - bits_start,
+                        ParseErrorKind::InvalidLiteral,
+                        "a bit width from 1 to 64",
+                    )
+                })?;
+            let value = if signed {
+                text.parse::<i64>().ok().and_then(|v| Expr::int_imm(ty, v).ok())
+            } else {
+                text.parse::<u64>().ok().and_then(|v| Expr::uint_imm(ty, v).ok())
+            };
+            value.ok_or_else(|| {
+                self.error_at(
+                    start,
+                    self.pos - start,
+                    ParseErrorKind::InvalidLiteral,
+                    &format!("a value that fits in {ty}"),
+                )
+            })?
+        } else {
+            let v: i32 = text.parse().map_err(|_| {
+                self.error_at(
+                    start,
+                    digits_end - start,
+                    ParseErrorKind::InvalidLiteral,
+                    "an int32 literal (other widths carry a suffix such as `_i64`)",
+                )
+            })?;
+            Expr::i32(v)
+        };
+        self.no_trailing_name(start)?;
+        Ok(sure(e))
+    }
+
+    fn no_trailing_name(&self, start: usize) -> Result<(), ParseError> {
+        if self.peek().is_some_and(Self::is_name_byte) {
+            return Err(self.error_at(
+                start,
+                self.pos - start + 1,
+                ParseErrorKind::InvalidLiteral,
+                "a literal followed by an operator or delimiter",
+            ));
+        }
+        Ok(())
+    }
+
+    fn special_float(&mut self, start: usize, neg: bool) -> Result<Typed, ParseError> {
+        let is_nan = self.at("nan");
+        self.pos += 3;
+        let mut v = if is_nan { f64::NAN } else { f64::INFINITY };
+        if neg {
+            v = -v;
+        }
+        let ty = if self.eat("f") {
+            Type::float(32, 1)
+        } else if self.eat("h") {
+            Type::float(16, 1)
+        } else {
+            Type::float(64, 1)
+        };
+        self.no_trailing_name(start)?;
+        Ok(sure(Expr::from_node_unchecked(ty, ExprKind::FloatImm(v))))
+    }
+
+    /// `(` starts a type prefix, a doubled prefix of a handle load, or a parenthesised E0.
+    fn paren_or_prefixed(&mut self) -> Result<Typed, ParseError> {
+        let start = self.pos;
+        if let Some((ty, len)) = self.scalar_type_prefix() {
+            self.pos += len;
+            return self.after_prefix(ty, start);
+        }
+        if let Some(end) = self.ctype_end(self.pos) {
+            self.type_spelling(false)?;
+            let inner = &self.src[start + 1..end];
+            let ty = Type::handle(self.ctype(inner), 1);
+            if self.peek() == Some(b'(') {
+                // A cast to a handle type: `(void *)(x)`.
+                self.pos += 1;
+                let a = self.expr_implicit()?;
+                self.expect(")")?;
+                return Ok(sure(Expr::from_node_unchecked(ty, ExprKind::Cast(a.e))));
+            }
+            return self.after_prefix(ty, start);
+        }
+        // `((void *))name[...]`: a load of handles.
+        if self.peek_at(1) == Some(b'(')
+            && let Some(end) = self.ctype_end(self.pos + 1)
+            && self.src.get(end + 1) == Some(&b')')
+        {
+            self.pos += 1;
+            let ty = self.type_spelling(true)?;
+            self.expect(")")?;
+            let name = self.name()?;
+            return self.load_rest(name, Some(ty));
+        }
+        self.pos += 1;
+        let inner = self.expr_implicit()?;
+        if self.peek() != Some(b')') {
+            return Err(self.error(ParseErrorKind::UnexpectedText, "`)` or an infix operator"));
+        }
+        self.pos += 1;
+        Ok(inner)
+    }
+
+    /// What follows a `(type)` prefix: a vector reduce, a call, a load or a variable.
+    fn after_prefix(&mut self, ty: Type, start: usize) -> Result<Typed, ParseError> {
+        if self.at("vector_reduce_") {
+            let save = self.pos;
+            self.pos += "vector_reduce_".len();
+            let len =
+                self.src[self.pos..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
+            let op_text = std::str::from_utf8(&self.src[self.pos..self.pos + len]).unwrap_or("");
+            if let Some(op) = VectorReduceOp::from_name(op_text)
+                && self.src.get(self.pos + len) == Some(&b'(')
+            {
+                self.pos += len + 1;
+                let v = self.expr_implicit()?;
+                self.expect(")")?;
+                return Ok(sure(Expr::from_node_unchecked(ty, ExprKind::VectorReduce { op, value: v.e })));
+            }
+            self.pos = save;
+        }
+        if self.token_len() == 0 {
+            return Err(self.error_at(
+                start,
+                self.pos - start,
+                ParseErrorKind::UnexpectedText,
+                "a name after the type prefix",
+            ));
+        }
+        let name = self.name()?;
+        match self.peek() {
+            Some(b'(') => self.call_rest(name, Some(ty)),
+            Some(b'[') => self.load_rest(name, Some(ty)),
+            _ => Ok(sure(Expr::from_node_unchecked(ty, ExprKind::Variable(name)))),
+        }
+    }
+
+    /// Comma-separated E0s up to the closing `)` (the `(` already read).
+    fn arg_list(&mut self) -> Result<Vec<Typed>, ParseError> {
+        let mut args = Vec::new();
+        self.args_into(&mut args, |t| t)?;
+        Ok(args)
+    }
+
+    /// Like [`Self::arg_list`], mapping each argument as it is read.
+    fn args_into<T>(&mut self, args: &mut Vec<T>, f: impl Fn(Typed) -> T) -> Result<(), ParseError> {
+        if self.eat(")") {
+            return Ok(());
+        }
+        loop {
+            args.push(f(self.expr_implicit()?));
+            if self.eat(", ") {
+                continue;
+            }
+            if self.eat(")") {
+                return Ok(());
+            }
+            return Err(self.error(ParseErrorKind::UnexpectedText, "`, ` or `)` in an argument list"));
+        }
+    }
+
+    fn call_type_of(&self, name: &str) -> CallType {
+        if matches!(self.binding(name), Some(Binding::Func)) || self.env.funcs.contains_key(name) {
+            CallType::Halide
+        } else if self.env.images.contains_key(name) {
+            CallType::Image
+        } else if is_intrinsic(name) {
+            if is_impure_intrinsic(name) { CallType::Intrinsic } else { CallType::PureIntrinsic }
+        } else {
+            CallType::Extern
+        }
+    }
+
+    /// `name(args)` with an optional lossless `[value_index]`.
+    fn call_rest(&mut self, name: Name, prefix: Option<Type>) -> Result<Typed, ParseError> {
+        self.expect("(")?;
+        let mut args: Vec<Expr> = Vec::new();
+        self.args_into(&mut args, |a| a.e)?;
+        let mut value_index = 0u32;
+        if self.peek() == Some(b'[') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
+            let save = self.pos;
+            self.pos += 1;
+            let v = self.uint()?;
+            if self.eat("]") {
+                value_index = u32::try_from(v).map_err(|_| {
+                    self.error_at(save, self.pos - save, ParseErrorKind::InvalidLiteral, "a tuple index")
+                })?;
+            } else {
+                self.pos = save;
+            }
+        }
+        let call_type = self.call_type_of(&name);
+        let (ty, is_sure) = match prefix {
+            Some(t) => (t, true),
+            None => match self.binding(&name) {
+                Some(Binding::Func) | None if self.env.funcs.contains_key(name.as_ref()) => {
+                    match self.env.funcs.get(name.as_ref()).and_then(|t| t.get(value_index as usize)) {
+                        Some(t) => (*t, true),
+                        None => (Type::INT32, false),
+                    }
+                }
+                Some(_) => (Type::INT32, false),
+                None => (Type::INT32, true),
+            },
+        };
+        let e = Expr::from_node_unchecked(ty, ExprKind::Call { name, args, call_type, value_index });
+        Ok(Typed { e, sure: is_sure })
+    }
+
+    /// `name[index aligned(m, r)]` (the name already read).
+    fn load_rest(&mut self, name: Name, prefix: Option<Type>) -> Result<Typed, ParseError> {
+        self.expect("[")?;
+        let index = self.expr_implicit()?;
+        let alignment = self.alignment_suffix()?;
+        self.expect("]")?;
+        let lanes = index.e.ty().lanes();
+        let (ty, is_sure) = match prefix {
+            Some(t) => (t, true),
+            None => match self.binding(&name) {
+                Some(Binding::Buffer(elem)) => (elem.with_lanes(lanes), true),
+                _ => match self.env.buffers.get(name.as_ref()).or_else(|| self.env.images.get(name.as_ref()))
+                {
+                    Some(t) => (t.with_lanes(lanes), true),
+                    None => (Type::int(32, lanes), false),
+                },
+            },
+        };
+        let pred = self.all_lanes_true(lanes);
+        let e = Expr::from_node_unchecked(
+            ty,
+            ExprKind::Load { name, index: index.e, predicate: pred, alignment },
+        );
+        Ok(Typed { e, sure: is_sure })
+    }
+
+    /// An optional ` aligned(modulus, remainder)` after a load or store index.
+    pub(crate) fn alignment_suffix(&mut self) -> Result<ModulusRemainder, ParseError> {
+        if !self.eat(" aligned(") {
+            return Ok(ModulusRemainder::UNKNOWN);
+        }
+        let modulus = self.int()?;
+        self.expect(", ")?;
+        let remainder = self.int()?;
+        self.expect(")")?;
+        Ok(ModulusRemainder { modulus, remainder })
+    }
+
+    /// A word at the start of a unary expression: a keyword form, a literal word, a call, a
+    /// load or a variable.
+    fn word(&mut self) -> Result<Typed, ParseError> {
+        let start = self.pos;
+        let len = self.token_len();
+        if len == 0 {
+            return Err(self.error(ParseErrorKind::UnexpectedText, "an expression"));
+        }
+        let word = &self.src[start..start + len];
+        let next = self.src.get(start + len).copied();
+        if next == Some(b'(')
+            && let Some(r) = self.builtin_call(word)?
+        {
+            return Ok(r);
+        }
+        if word == b"reinterpret" && next == Some(b'<') {
+            self.pos += len + 1;
+            let ty = self.type_spelling(true)?;
+            self.expect(">(")?;
+            let a = self.expr_implicit()?;
+            self.expect(")")?;
+            return Ok(sure(Expr::from_node_unchecked(ty, ExprKind::Reinterpret(a.e))));
+        }
+        if next != Some(b'(') && next != Some(b'[') {
+            match word {
+                b"true" | b"false" => {
+                    self.pos += len;
+                    return Ok(sure(Expr::bool(word == b"true")));
+                }
+                b"inf" | b"inff" | b"infh" | b"nan" | b"nanf" | b"nanh" => {
+                    return self.special_float(start, false);
+                }
+                _ => {}
+            }
+        }
+        if word[0].is_ascii_digit() {
+            return Err(self.error(ParseErrorKind::UnexpectedText, "an expression"));
+        }
+        let name = self.name()?;
+        match next {
+            Some(b'(') => self.call_rest(name, None),
+            Some(b'[') => self.load_rest(name, None),
+            _ => {
+                let (ty, is_sure) = match self.binding(&name) {
+                    Some(Binding::Value(t, s)) => (t, s),
+                    Some(Binding::Loop) => (Type::INT32, true),
+                    Some(Binding::Buffer(_)) => (Type::void_ptr(), true),
+                    Some(Binding::Func) => (Type::INT32, false),
+                    None => (Type::INT32, true),
+                };
+                Ok(Typed { e: Expr::from_node_unchecked(ty, ExprKind::Variable(name)), sure: is_sure })
+            }
+        }
+    }
+
+    /// Built-in forms written like calls: min, max, select, ramp, broadcasts, shuffles and
+    /// casts. Returns None for an ordinary call.
+    fn builtin_call(&mut self, word: &[u8]) -> Result<Option<Typed>, ParseError> {
+        let start = self.pos;
+        let open = |p: &mut Self| p.pos = start + word.len() + 1;
+        let r = match word {
+            b"min" | b"max" => {
+                open(self);
+                let a = self.expr_implicit()?;
+                self.expect(", ")?;
+                let b = self.expr_implicit()?;
+                self.expect(")")?;
+                binary(if word == b"min" { BinOp::Min } else { BinOp::Max }, a, b)
+            }
+            b"select" => {
+                open(self);
+                let c = self.expr_implicit()?;
+                self.expect(", ")?;
+                let t = self.expr_implicit()?;
+                self.expect(", ")?;
+                let f = self.expr_implicit()?;
+                self.expect(")")?;
+                let (t, f, s) = unify(t, f);
+                let ty = t.ty();
+                Typed { e: Expr::from_node_unchecked(ty, ExprKind::Select(c.e, t, f)), sure: s }
+            }
+            b"ramp" => {
+                open(self);
+                let base = self.expr_implicit()?;
+                self.expect(", ")?;
+                let stride = self.expr_implicit()?;
+                self.expect(", ")?;
+                let lanes_at = self.pos;
+                let lanes = self.uint()?;
+                self.expect(")")?;
+                let (base, stride, s) = unify(base, stride);
+                let total = u64::from(base.ty().lanes()) * lanes;
+                let (Ok(lanes16), Ok(total)) = (u16::try_from(lanes), u16::try_from(total)) else {
+                    return Err(self.error_at(
+                        lanes_at,
+                        1,
+                        ParseErrorKind::InvalidNode,
+                        "a lane count below 65536",
+                    ));
+                };
+                if lanes16 < 2 {
+                    return Err(self.error_at(
+                        lanes_at,
+                        1,
+                        ParseErrorKind::InvalidNode,
+                        "a ramp of at least two lanes",
+                    ));
+                }
+                let ty = base.ty().with_lanes(total);
+                Typed {
+                    e: Expr::from_node_unchecked(ty, ExprKind::Ramp { base, stride, lanes: lanes16 }),
+                    sure: s,
+                }
+            }
+            b"concat_vectors"
+            | b"interleave_vectors"
+            | b"extract_element"
+            | b"slice_vectors"
+            | b"transpose_vector"
+            | b"shuffle" => {
+                open(self);
+                self.shuffle_rest(word, start)?
+            }
+            _ if word.len() >= 2 && word[0] == b'x' && word[1..].iter().all(|b| b.is_ascii_digit()) => {
+                let lanes_text = std::str::from_utf8(&word[1..]).unwrap_or("");
+                let Some(lanes) = lanes_text.parse::<u16>().ok().filter(|&l| l >= 2) else {
+                    return Err(self.error_at(
+                        start,
+                        word.len(),
+                        ParseErrorKind::InvalidNode,
+                        "a broadcast of 2 to 65535 lanes",
+                    ));
+                };
+                open(self);
+                let v = self.expr_implicit()?;
+                self.expect(")")?;
+                let total = u32::from(v.e.ty().lanes()) * u32::from(lanes);
+                let Ok(total) = u16::try_from(total) else {
+                    return Err(self.error_at(
+                        start,
+                        word.len(),
+                        ParseErrorKind::InvalidNode,
+                        "fewer than 65536 lanes",
+                    ));
+                };
+                let ty = v.e.ty().with_lanes(total);
+                Typed {
+                    e: Expr::from_node_unchecked(ty, ExprKind::Broadcast { value: v.e, lanes }),
+                    sure: v.sure,
+                }
+            }
+            _ => {
+                let text = std::str::from_utf8(word).unwrap_or("");
+                let Some(ty) = Type::parse(text) else { return Ok(None) };
+                open(self);
+                let a = self.expr_implicit()?;
+                self.expect(")")?;
+                sure(Expr::from_node_unchecked(ty, ExprKind::Cast(a.e)))
+            }
+        };
+        Ok(Some(r))
+    }
+
+    fn shuffle_rest(&mut self, word: &[u8], start: usize) -> Result<Typed, ParseError> {
+        let args = self.arg_list()?;
+        let bad = |p: &Self, what: &str| p.error_at(start, p.pos - start, ParseErrorKind::InvalidNode, what);
+        let int_of = |t: &Typed| match t.e.kind() {
+            ExprKind::IntImm(v) if t.e.ty().is_int32() => Some(*v),
+            _ => None,
+        };
+        let lanes_of = |vs: &[Typed]| vs.iter().map(|v| i64::from(v.e.ty().lanes())).sum::<i64>();
+        let (vectors, indices): (Vec<Typed>, Vec<i64>) = match word {
+            b"concat_vectors" | b"interleave_vectors" => {
+                if args.is_empty() {
+                    return Err(bad(self, "at least one vector"));
+                }
+                let total = lanes_of(&args);
+                let idx = if word == b"concat_vectors" {
+                    (0..total).collect()
+                } else {
+                    let n = args.len() as i64;
+                    let lanes = i64::from(args[0].e.ty().lanes());
+                    let mut v = Vec::with_capacity(total as usize);
+                    for j in 0..lanes {
+                        for i in 0..n {
+                            v.push(i * lanes + j);
+                        }
+                    }
+                    v
+                };
+                (args, idx)
+            }
+            b"extract_element" | b"slice_vectors" | b"transpose_vector" => {
+                let k = if word == b"slice_vectors" { 3 } else { 1 };
+                if args.len() <= k {
+                    return Err(bad(self, "vectors followed by integer arguments"));
+                }
+                let split = args.len() - k;
+                let ints: Option<Vec<i64>> = args[split..].iter().map(int_of).collect();
+                let Some(ints) = ints else { return Err(bad(self, "integer literals after the vectors")) };
+                let vectors: Vec<Typed> = args[..split].to_vec();
+                let idx = match word {
+                    b"extract_element" => vec![ints[0]],
+                    b"slice_vectors" => (0..ints[2].max(0)).map(|i| ints[0] + i * ints[1]).collect(),
+                    _ => {
+                        let lanes = lanes_of(&vectors);
+                        let c = ints[0];
+                        if c <= 0 || lanes % c != 0 {
+                            return Err(bad(self, "a column count that divides the lanes"));
+                        }
+                        let rows = lanes / c;
+                        let mut v = vec![0; lanes as usize];
+                        for col in 0..c {
+                            for row in 0..rows {
+                                v[(col * rows + row) as usize] = row * c + col;
+                            }
+                        }
+                        v
+                    }
+                };
+                (vectors, idx)
+            }
+            _ => {
+                // `shuffle(vectors..., indices...)`: the longest run of trailing int32
+                // literals that indexes into the vectors before it.
+                let mut chosen = None;
+                let mut k = args.len();
+                while k > 1 && int_of(&args[k - 1]).is_some() {
+                    k -= 1;
+                    let total = lanes_of(&args[..k]);
+                    if args[k..].iter().filter_map(int_of).all(|i| i < total) {
+                        chosen = Some(k);
+                    }
+                }
+                let Some(split) = chosen else { return Err(bad(self, "vectors followed by lane indices")) };
+                let idx = args[split..].iter().filter_map(int_of).collect();
+                (args[..split].to_vec(), idx)
+            }
+        };
+        let total = lanes_of(&vectors);
+        if indices.is_empty() || indices.iter().any(|&i| i < 0 || i >= total) {
+            return Err(bad(self, "lane indices within the input vectors"));
+        }
+        let Ok(lanes) = u16::try_from(indices.len()) else { return Err(bad(self, "fewer than 65536 lanes")) };
+        let elem = vectors[0].e.ty().element_of();
+        let is_sure = vectors.iter().all(|v| v.sure);
+        let e = Expr::from_node_unchecked(
+            elem.with_lanes(lanes),
+            ExprKind::Shuffle {
+                vectors: vectors.into_iter().map(|v| v.e).collect(),
+                indices: indices.into_iter().map(|i| i as i32).collect(),
+            },
+        );
+        Ok(Typed { e, sure: is_sure })
+    }
+}

@@ -1,0 +1,394 @@
+//! Reading `.stmt` text back into IR.
+//!
+//! The grammar is the printer's (see `docs/stmt-format.md`): statements are lines whose
+//! indentation gives their nesting, expressions are fully parenthesised except at the top
+//! of a statement-level position. The parser is a hand-written recursive descent over
+//! bytes; names are interned so that every occurrence of a name shares one allocation.
+//!
+//! The text omits some types (a name the printer considers "known" prints bare) and all
+//! call types. They are recovered while parsing: binders record the types of their names,
+//! unprefixed loads of a buffer take its allocation's element type, and an operand whose
+//! type is only a guess takes the type of its sibling in a binary operation. A
+//! [`ParseEnv`] supplies what the text cannot (Func value types, images).
+//!
+//! Reprinting never depends on those guesses: the printer prints a type prefix only for
+//! names that are not known, and those always carry their type in the text.
+
+mod env;
+mod error;
+mod expr;
+mod stmt;
+
+pub use env::{ParseEnv, is_impure_intrinsic, is_intrinsic};
+pub use error::{ParseError, ParseErrorKind};
+
+use rustc_hash::FxHashMap;
+
+use crate::expr::{Expr, Name};
+use crate::stmt::Stmt;
+use crate::types::{CType, Type};
+
+/// Options of the parser.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ParseOptions {}
+
+/// Parses a statement printed by Halide (or by [`crate::print`]).
+pub fn parse_stmt(text: &str) -> Result<Stmt, ParseError> {
+    parse_stmt_bytes(text.as_bytes(), &ParseEnv::default())
+}
+
+/// Parses a statement with an environment that settles types and call types the text
+/// leaves open.
+pub fn parse_stmt_with_env(text: &str, env: &ParseEnv) -> Result<Stmt, ParseError> {
+    parse_stmt_bytes(text.as_bytes(), env)
+}
+
+/// Parses a statement from raw bytes: invalid UTF-8 and NUL bytes are reported with their
+/// location rather than rejected up front by the caller.
+pub fn parse_stmt_bytes(bytes: &[u8], env: &ParseEnv) -> Result<Stmt, ParseError> {
+    check_bytes(bytes)?;
+    let mut p = Parser::new(bytes, env);
+    p.file()
+}
+
+/// Parses one expression (in either paren mode: `x + 1` and `(x + 1)` both parse).
+pub fn parse_expr(text: &str) -> Result<Expr, ParseError> {
+    let bytes = text.as_bytes();
+    check_bytes(bytes)?;
+    let env = ParseEnv::default();
+    let mut p = Parser::new(bytes, &env);
+    let e = p.expr_implicit()?;
+    if p.pos < bytes.len() && !(bytes[p.pos] == b'\n' && p.pos + 1 == bytes.len()) {
+        return Err(p.error(ParseErrorKind::UnexpectedText, "the end of the expression"));
+    }
+    Ok(e.e)
+}
+
+fn check_bytes(bytes: &[u8]) -> Result<(), ParseError> {
+    if let Some(i) = memchr_nul(bytes) {
+        return Err(ParseError::at(bytes, i, 1, ParseErrorKind::NulByte, "text without NUL bytes".into()));
+    }
+    if let Err(e) = std::str::from_utf8(bytes) {
+        let at = e.valid_up_to();
+        return Err(ParseError::at(bytes, at, 1, ParseErrorKind::InvalidUtf8, "UTF-8 text".into()));
+    }
+    Ok(())
+}
+
+fn memchr_nul(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == 0)
+}
+
+/// An expression and whether its type is known for sure or only a default guess.
+#[derive(Clone)]
+pub(crate) struct Typed {
+    pub(crate) e: Expr,
+    pub(crate) sure: bool,
+}
+
+/// What a name in scope stands for, for typing.
+#[derive(Clone, Copy)]
+pub(crate) enum Binding {
+    /// A let-bound value of this type.
+    Value(Type, bool),
+    /// A loop variable.
+    Loop,
+    /// An allocation with this element type.
+    Buffer(Type),
+    /// A realized Func.
+    Func,
+}
+
+pub(crate) struct Parser<'a> {
+    pub(crate) src: &'a [u8],
+    pub(crate) pos: usize,
+    pub(crate) env: &'a ParseEnv,
+    names: FxHashMap<&'a [u8], Name>,
+    ctypes: FxHashMap<&'a [u8], CType>,
+    pub(crate) scope: FxHashMap<Name, Vec<Binding>>,
+    /// Value types of Funcs seen in Provides, for the `types` of their Realize.
+    pub(crate) provided_types: FxHashMap<Name, Vec<Type>>,
+    /// The always-true predicate of each lane count, shared by every unpredicated access.
+    true_predicates: FxHashMap<u16, Expr>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a [u8], env: &'a ParseEnv) -> Parser<'a> {
+        Parser {
+            src,
+            pos: 0,
+            env,
+            names: FxHashMap::default(),
+            ctypes: FxHashMap::default(),
+            scope: FxHashMap::default(),
+            provided_types: FxHashMap::default(),
+            true_predicates: FxHashMap::default(),
+        }
+    }
+
+    /// The predicate of a load or store that touches every lane.
+    pub(crate) fn all_lanes_true(&mut self, lanes: u16) -> Expr {
+        if lanes == 1 {
+            return Expr::const_true();
+        }
+        self.true_predicates
+            .entry(lanes)
+            .or_insert_with(|| {
+                Expr::from_node_unchecked(
+                    Type::bool(lanes),
+                    crate::expr::ExprKind::Broadcast { value: Expr::const_true(), lanes },
+                )
+            })
+            .clone()
+    }
+
+    // ---- low-level helpers ----
+
+    pub(crate) fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    pub(crate) fn peek_at(&self, k: usize) -> Option<u8> {
+        self.src.get(self.pos + k).copied()
+    }
+
+    pub(crate) fn at(&self, lit: &str) -> bool {
+        self.src[self.pos..].starts_with(lit.as_bytes())
+    }
+
+    pub(crate) fn eat(&mut self, lit: &str) -> bool {
+        if self.at(lit) {
+            self.pos += lit.len();
+            true
+        } else {
+            false
+        }
+    }
+
+    pub(crate) fn expect(&mut self, lit: &str) -> Result<(), ParseError> {
+        if self.eat(lit) {
+            Ok(())
+        } else {
+            let kind = if self.pos >= self.src.len() {
+                ParseErrorKind::UnexpectedEof
+            } else {
+                ParseErrorKind::UnexpectedText
+            };
+            Err(self.error(kind, &format!("`{}`", lit.escape_debug())))
+        }
+    }
+
+    pub(crate) fn error(&self, kind: ParseErrorKind, expected: &str) -> ParseError {
+        let kind = if kind == ParseErrorKind::UnexpectedText && self.pos >= self.src.len() {
+            ParseErrorKind::UnexpectedEof
+        } else {
+            kind
+        };
+        ParseError::at(self.src, self.pos, 1, kind, expected.to_owned())
+    }
+
+    pub(crate) fn error_at(&self, at: usize, len: usize, kind: ParseErrorKind, expected: &str) -> ParseError {
+        ParseError::at(self.src, at, len, kind, expected.to_owned())
+    }
+
+    pub(crate) fn is_name_byte(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b':')
+    }
+
+    /// The length of the name-like token at the cursor (0 if none).
+    pub(crate) fn token_len(&self) -> usize {
+        self.src[self.pos..].iter().take_while(|&&b| Self::is_name_byte(b)).count()
+    }
+
+    /// Reads a name: a run of `[A-Za-z0-9_.$:]` that does not start with a digit.
+    pub(crate) fn name(&mut self) -> Result<Name, ParseError> {
+        let len = self.token_len();
+        if len == 0 || self.src[self.pos].is_ascii_digit() {
+            return Err(self.error(ParseErrorKind::UnexpectedText, "a name"));
+        }
+        let bytes = &self.src[self.pos..self.pos + len];
+        self.pos += len;
+        Ok(self.intern(bytes))
+    }
+
+    pub(crate) fn intern(&mut self, bytes: &'a [u8]) -> Name {
+        if let Some(n) = self.names.get(bytes) {
+            return n.clone();
+        }
+        // The input was checked to be UTF-8 and names are ASCII runs.
+        let s = String::from_utf8_lossy(bytes);
+        let n: Name = Name::from(s.as_ref());
+        self.names.insert(bytes, n.clone());
+        n
+    }
+
+    pub(crate) fn ctype(&mut self, bytes: &'a [u8]) -> CType {
+        if let Some(c) = self.ctypes.get(bytes) {
+            return *c;
+        }
+        let c = CType::new(&String::from_utf8_lossy(bytes));
+        self.ctypes.insert(bytes, c);
+        c
+    }
+
+    pub(crate) fn push_binding(&mut self, name: &Name, b: Binding) {
+        self.scope.entry(name.clone()).or_default().push(b);
+    }
+
+    pub(crate) fn pop_binding(&mut self, name: &Name) {
+        if let Some(v) = self.scope.get_mut(name) {
+            v.pop();
+            if v.is_empty() {
+                self.scope.remove(name);
+            }
+        }
+    }
+
+    pub(crate) fn binding(&self, name: &str) -> Option<Binding> {
+        self.scope.get(name).and_then(|v| v.last().copied())
+    }
+
+    /// Reads an unsigned decimal integer.
+    pub(crate) fn uint(&mut self) -> Result<u64, ParseError> {
+        let start = self.pos;
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        if start == self.pos {
+            return Err(self.error(ParseErrorKind::UnexpectedText, "a number"));
+        }
+        let text = std::str::from_utf8(&self.src[start..self.pos]).unwrap_or("");
+        text.parse::<u64>().map_err(|_| {
+            self.error_at(
+                start,
+                self.pos - start,
+                ParseErrorKind::InvalidLiteral,
+                "a number that fits in 64 bits",
+            )
+        })
+    }
+
+    /// Reads a signed decimal integer (for alignment remainders and padding).
+    pub(crate) fn int(&mut self) -> Result<i64, ParseError> {
+        let neg = self.eat("-");
+        let start = self.pos;
+        let v = self.uint()?;
+        let v = i64::try_from(v).map_err(|_| {
+            self.error_at(start, self.pos - start, ParseErrorKind::InvalidLiteral, "a 64-bit integer")
+        })?;
+        Ok(if neg { -v } else { v })
+    }
+
+    /// Reads a type spelling (`int32x4`, `(void *)`, `(struct halide_buffer_t *)x2`).
+    pub(crate) fn type_spelling(&mut self, allow_handle_lanes: bool) -> Result<Type, ParseError> {
+        let start = self.pos;
+        if self.peek() == Some(b'(') {
+            let Some(end) = self.ctype_end(self.pos) else {
+                return Err(self.error(ParseErrorKind::InvalidType, "a type"));
+            };
+            let inner = &self.src[self.pos + 1..end];
+            let c = self.ctype(inner);
+            self.pos = end + 1;
+            let mut lanes = 1u16;
+            if allow_handle_lanes
+                && self.peek() == Some(b'x')
+                && self.peek_at(1).is_some_and(|b| b.is_ascii_digit())
+            {
+                self.pos += 1;
+                let l = self.uint()?;
+                lanes = u16::try_from(l).ok().filter(|&l| l > 0).ok_or_else(|| {
+                    self.error_at(start, self.pos - start, ParseErrorKind::InvalidType, "a lane count")
+                })?;
+            }
+            return Ok(Type::handle(c, lanes));
+        }
+        let len = self.src[self.pos..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+        let text = std::str::from_utf8(&self.src[self.pos..self.pos + len]).unwrap_or("");
+        match Type::parse(text) {
+            Some(t) => {
+                self.pos += len;
+                Ok(t)
+            }
+            None => Err(self.error_at(
+                start,
+                len.max(1),
+                ParseErrorKind::InvalidType,
+                "a type such as `int32` or `float32x8`",
+            )),
+        }
+    }
+
+    /// If a C type spelling in parentheses starts at `at` (which holds `(`), the offset of
+    /// its closing parenthesis.
+    pub(crate) fn ctype_end(&self, at: usize) -> Option<usize> {
+        let s = self.src;
+        let mut i = at + 1;
+        let eat = |i: &mut usize, lit: &[u8]| {
+            if s[*i..].starts_with(lit) {
+                *i += lit.len();
+                true
+            } else {
+                false
+            }
+        };
+        let ident = |i: &mut usize| {
+            let st = *i;
+            if *i < s.len() && (s[*i].is_ascii_alphabetic() || s[*i] == b'_') {
+                *i += 1;
+                while *i < s.len() && (s[*i].is_ascii_alphanumeric() || s[*i] == b'_') {
+                    *i += 1;
+                }
+            }
+            *i > st
+        };
+        eat(&mut i, b"struct ");
+        eat(&mut i, b"::");
+        if !ident(&mut i) {
+            return None;
+        }
+        while eat(&mut i, b"::") {
+            if !ident(&mut i) {
+                return None;
+            }
+        }
+        if !eat(&mut i, b" &&") {
+            eat(&mut i, b" &");
+        }
+        while eat(&mut i, b" const")
+            || eat(&mut i, b" volatile")
+            || eat(&mut i, b" restrict")
+            || eat(&mut i, b" *")
+        {}
+        (i < s.len() && s[i] == b')').then_some(i)
+    }
+
+    /// Whether a scalar type in parentheses (`(float32x8)`) starts at the cursor; returns
+    /// the type and the length of the prefix.
+    pub(crate) fn scalar_type_prefix(&self) -> Option<(Type, usize)> {
+        let rest = &self.src[self.pos..];
+        if rest.first() != Some(&b'(') {
+            return None;
+        }
+        let len = rest[1..].iter().take_while(|b| b.is_ascii_alphanumeric()).count();
+        if rest.get(1 + len) != Some(&b')') {
+            return None;
+        }
+        let text = std::str::from_utf8(&rest[1..1 + len]).ok()?;
+        Type::parse(text).map(|t| (t, len + 2))
+    }
+
+    // ---- the file ----
+
+    fn file(&mut self) -> Result<Stmt, ParseError> {
+        let s = self.block(0)?;
+        if self.pos < self.src.len() {
+            let kind = if self.peek() == Some(b' ') {
+                ParseErrorKind::Indentation
+            } else {
+                ParseErrorKind::UnexpectedText
+            };
+            return Err(self.error(kind, "a statement at the top level"));
+        }
+        Ok(s)
+    }
+}

@@ -1,0 +1,51 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The oracle's `cases` directory (`<repo>/../shared/oracle/cases`).
+pub fn oracle_cases() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [root.join("../shared/oracle/cases"), root.join("shared/oracle/cases")];
+    for c in &candidates {
+        if c.is_dir() {
+            return c.clone();
+        }
+    }
+    panic!("the oracle corpus is missing: expected {}", candidates[0].display());
+}
+
+/// Every `.stmt` file under `dir`, recursively, sorted.
+pub fn stmt_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "stmt") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A short description of where two texts first differ.
+pub fn first_difference(expected: &str, actual: &str) -> String {
+    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
+        if e != a {
+            return format!("line {}:\n  expected: {}\n  actual:   {}", i + 1, e, a);
+        }
+    }
+    format!(
+        "texts agree on their common lines; expected {} lines ({} bytes), got {} lines ({} bytes)",
+        expected.lines().count(),
+        expected.len(),
+        actual.lines().count(),
+        actual.len()
+    )
+}
