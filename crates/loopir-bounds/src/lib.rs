@@ -12,6 +12,7 @@
 //! Every API takes a [`Ctx`], which owns fresh-name counters and caches.
 
 pub mod bounds_of_expr;
+pub mod boxes;
 pub mod constant_interval;
 pub mod ctx;
 pub mod error;
@@ -23,6 +24,7 @@ pub mod simplify;
 pub use bounds_of_expr::{
     FuncValueBounds, bounds_of_expr_in_scope, bounds_of_expr_simplified, find_constant_bounds,
 };
+pub use boxes::{Region, box_contains, box_intersection, boxes_overlap, merge_boxes};
 pub use constant_interval::ConstantInterval;
 pub use ctx::{Ctx, Options, Stats};
 pub use error::BoundsError;
