@@ -155,6 +155,11 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         self.scope.pop_token(t)
     }
 
+    /// The binding id of `name` in the analysis scope (0 when unbound).
+    pub fn binding_id(&self, name: &str) -> u64 {
+        self.scope.binding_id(name)
+    }
+
     /// The innermost interval bound to `name`, if any.
     pub fn lookup(&self, name: &str) -> Option<&Interval> {
         self.scope.find(name)

@@ -13,6 +13,7 @@
 
 pub mod bounds_of_expr;
 pub mod boxes;
+pub mod boxes_touched;
 pub mod constant_interval;
 pub mod ctx;
 pub mod error;
@@ -25,6 +26,9 @@ pub use bounds_of_expr::{
     FuncValueBounds, bounds_of_expr_in_scope, bounds_of_expr_simplified, find_constant_bounds,
 };
 pub use boxes::{Region, box_contains, box_intersection, boxes_overlap, merge_boxes};
+pub use boxes_touched::{
+    BoxMap, Node, box_provided, box_required, box_touched, boxes_provided, boxes_required, boxes_touched,
+};
 pub use constant_interval::ConstantInterval;
 pub use ctx::{Ctx, Options, Stats};
 pub use error::BoundsError;

@@ -192,8 +192,13 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 self.lets.remove(name);
             }
         }
-        let result =
-            if substitutable || !self.ctx.uses_var(&b, name) { b } else { ir::let_in(name.clone(), v, b) };
+        let result = if substitutable || !self.ctx.uses_var(&b, name) {
+            b
+        } else if b.as_variable() == Some(name) {
+            v // let t = v in t → v
+        } else {
+            ir::let_in(name.clone(), v, b)
+        };
         self.info.insert((result.as_ptr(), self.epoch), (result.clone(), body_info));
         result
     }
