@@ -763,11 +763,11 @@ impl Walker<'_, '_> {
         let lower = |x: &Expr, strict: bool| if strict { ir::add(x.clone(), one.clone()) } else { x.clone() };
         match op {
             BinOp::Lt | BinOp::Le => {
-                let Some(h) = rb.hi() else { return None };
+                let h = rb.hi()?;
                 new.max = make_min(&old.max, &Bound::Finite(upper(h, op == BinOp::Lt)));
             }
             BinOp::Gt | BinOp::Ge => {
-                let Some(l) = rb.lo() else { return None };
+                let l = rb.lo()?;
                 new.min = make_max(&old.min, &Bound::Finite(lower(l, op == BinOp::Gt)));
             }
             BinOp::Eq => {

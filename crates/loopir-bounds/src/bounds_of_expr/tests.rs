@@ -346,3 +346,151 @@ fn e40_e42_intrinsics_and_vectors() {
     let vr = Expr::vector_reduce(loopir::VectorReduceOp::Add, rx, 1).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(b(vr, &s), "[0, 52]");
 }
+
+#[test]
+fn o01_o05_overflow_soundness() {
+    let ctx = Ctx::new();
+    let s = scope(&[("x", fin(0), fin(1 << 30))]);
+    let i = bounds_of_expr_in_scope(&ctx, &mul(x(), c(4)), &s, &FuncValueBounds::default(), false);
+    assert_eq!(i.pretty(), "[0*4, pos_inf]");
+    assert_eq!(find_constant_bounds(&ctx, &mul(x(), c(4)), &s).pretty(), "[0, pos_inf]");
+    let marker = ir::overflow_marker(Type::INT32, 0);
+    assert_eq!(b(marker, &s), "[neg_inf, pos_inf]");
+    // O03: a narrowing constant cast must not wrap to 0.
+    let i64t = Type::int(64, 1);
+    let mut s64: Scope<Interval> = Scope::new();
+    let _ = s64.push("y", Interval::new(ir::make_const(i64t, 0), ir::make_const(i64t, 1 << 40)));
+    assert_eq!(b(cast(Type::INT32, Expr::var(i64t, "y")), &s64), "[0, pos_inf]");
+    // O04: UInt(64) sums checked in wider arithmetic.
+    let u64t = Type::uint(64, 1);
+    let mut su: Scope<Interval> = Scope::new();
+    for n in ["a", "b"] {
+        let _ = su.push(n, Interval::new(ir::make_const(u64t, 0), ir::make_const(u64t, 1 << 63)));
+    }
+    assert_eq!(b(add(Expr::var(u64t, "a"), Expr::var(u64t, "b")), &su), "[neg_inf, pos_inf]");
+    // O05: float remainders follow the divisor's sign.
+    let f32t = Type::float(32, 1);
+    let mut sf: Scope<Interval> = Scope::new();
+    let _ = sf.push("a", Interval::everything());
+    let _ = sf.push("b", Interval::new(ir::make_float(f32t, -8.0), ir::make_float(f32t, -3.0)));
+    let e = modulo(Expr::var(f32t, "a"), Expr::var(f32t, "b"));
+    assert_eq!(b(e.clone(), &sf), "[-8.000000f, 0.000000f]");
+    let compat = Ctx::with_options(crate::Options { compat_float_mod: true, ..Default::default() });
+    let i = bounds_of_expr_simplified(&compat, &e, &sf, &FuncValueBounds::default());
+    assert_eq!(i.pretty(), "[0.000000f, 8.000000f]");
+}
+
+mod soundness {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A small random integer expression over `x` and `y`.
+    fn arb_expr() -> impl Strategy<Value = Expr> {
+        let leaf = prop_oneof![Just(x()), Just(y()), (-6i32..7).prop_map(c),];
+        leaf.prop_recursive(4, 24, 2, |inner| {
+            (inner.clone(), inner, 0u8..8).prop_map(|(a, b2, op)| match op {
+                0 => add(a, b2),
+                1 => sub(a, b2),
+                2 => mul(a, b2),
+                3 => div(a, b2),
+                4 => modulo(a, b2),
+                5 => ir::min(a, b2),
+                6 => ir::max(a, b2),
+                _ => ir::select(ir::lt(a.clone(), b2.clone()), a, b2),
+            })
+        })
+    }
+
+    fn eval(e: &Expr, xv: i64, yv: i64) -> Option<i64> {
+        Some(match e.kind() {
+            ExprKind::IntImm(v) => *v,
+            ExprKind::UIntImm(v) => *v as i64,
+            ExprKind::Not(a) => (eval(a, xv, yv)? == 0) as i64,
+            ExprKind::Variable(n) => {
+                if n.as_ref() == "x" {
+                    xv
+                } else {
+                    yv
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (p, q) = (eval(a, xv, yv)?, eval(b, xv, yv)?);
+                match op {
+                    BinOp::Add => p.checked_add(q)?,
+                    BinOp::Sub => p.checked_sub(q)?,
+                    BinOp::Mul => p.checked_mul(q)?,
+                    BinOp::Div => {
+                        if q == 0 {
+                            0
+                        } else {
+                            p.checked_div_euclid(q)?
+                        }
+                    }
+                    BinOp::Mod => {
+                        if q == 0 {
+                            0
+                        } else {
+                            p.checked_rem_euclid(q)?
+                        }
+                    }
+                    BinOp::Min => p.min(q),
+                    BinOp::Max => p.max(q),
+                    BinOp::Lt => (p < q) as i64,
+                    BinOp::Le => (p <= q) as i64,
+                    BinOp::Gt => (p > q) as i64,
+                    BinOp::Ge => (p >= q) as i64,
+                    BinOp::Eq => (p == q) as i64,
+                    BinOp::Ne => (p != q) as i64,
+                    BinOp::And => (p != 0 && q != 0) as i64,
+                    BinOp::Or => (p != 0 || q != 0) as i64,
+                }
+            }
+            ExprKind::Select(cnd, t, f) => {
+                if eval(cnd, xv, yv)? != 0 {
+                    eval(t, xv, yv)?
+                } else {
+                    eval(f, xv, yv)?
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+        /// For random assignments inside the scope, the value lies in the computed bounds
+        /// (evaluated numerically, the symbol `y` fixed per case).
+        #[test]
+        fn value_lies_in_bounds(e in arb_expr(), lo in -8i32..8, w in 0i32..8, pick in 0i32..8, yv in -5i64..6) {
+            let xv = (lo + pick.min(w)) as i64;
+            let s = scope(&[("x", fin(lo), fin(lo + w))]);
+            let i = bounds_of_expr_simplified(&Ctx::new(), &e, &s, &FuncValueBounds::default());
+            let Some(v) = eval(&e, xv, yv) else { return Ok(()) };
+            let ctx = Ctx::new();
+            let mut sub_y: FxHashMap<Name, Expr> = FxHashMap::default();
+            sub_y.insert(loopir::name("y"), Expr::i32(yv as i32));
+            let end = |b: &Bound| b.as_expr().map(|e| {
+                let s = crate::simplify::simplify_expr(&ctx, &ir::substitute(&sub_y, e));
+                ir::as_const_int(&s)
+            });
+            if let Some(lo_v) = end(&i.min) {
+                let lo_v = lo_v.ok_or_else(|| TestCaseError::fail(format!("lower end not constant: {}", i.pretty())))?;
+                prop_assert!(lo_v <= v, "{} = {} below {} for x={}, y={}", ir::pretty(&e), v, i.pretty(), xv, yv);
+            }
+            if let Some(hi_v) = end(&i.max) {
+                let hi_v = hi_v.ok_or_else(|| TestCaseError::fail(format!("upper end not constant: {}", i.pretty())))?;
+                prop_assert!(v <= hi_v, "{} = {} above {} for x={}, y={}", ir::pretty(&e), v, i.pretty(), xv, yv);
+            }
+        }
+
+        /// The simplifier preserves values (where the evaluation does not overflow).
+        #[test]
+        fn simplify_preserves_values(e in arb_expr(), xv in -9i64..10, yv in -9i64..10) {
+            let ctx = Ctx::new();
+            let s = crate::simplify::simplify_expr(&ctx, &e);
+            if let (Some(a), Some(b2)) = (eval(&e, xv, yv), eval(&s, xv, yv)) {
+                prop_assert_eq!(a, b2, "{} simplified to {}", ir::pretty(&e), ir::pretty(&s));
+            }
+        }
+    }
+}
