@@ -118,6 +118,7 @@ pub struct BoundsOfExpr<'c, 'p> {
     const_bound: bool,
     memo: FxHashMap<MemoKey, (Expr, Interval)>,
     simp: Simplifier<'c, 'static, 'static>,
+    exact: FxHashMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
 }
 
 /// Which end of an interval a rule is building.
@@ -142,6 +143,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             const_bound,
             memo: FxHashMap::default(),
             simp: Simplifier::without_bounds(ctx),
+            exact: FxHashMap::default(),
         }
     }
 
@@ -395,7 +397,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     /// Whether the value of `e`, computed exactly (no wrapping anywhere), provably lies
     /// in `range`.
     fn exact_in_range(&mut self, e: &Expr, range: &crate::ConstantInterval) -> bool {
-        match exact_range(e) {
+        match exact_range(e, &mut self.exact) {
             Some(ci) => range.contains_interval(&ci),
             None => false,
         }
@@ -824,6 +826,15 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     fn let_expr(&mut self, name: &Name, value: &Expr, body: &Expr) -> Interval {
         let v = self.bounds(value);
+        // An end that folds to an overflow is no bound at all; dropping it here also keeps
+        // overflowing ends from growing through long let chains.
+        let overflowed = |s: &mut Self, b: &Bound| {
+            b.as_expr().is_some_and(|x| ir::contains_overflow_marker(&s.simp.simplify(x)))
+        };
+        let v = Interval {
+            min: if overflowed(self, &v.min) { Bound::NegInf } else { v.min.clone() },
+            max: if overflowed(self, &v.max) { Bound::PosInf } else { v.max.clone() },
+        };
         let const_end = |s: &mut Self, x: &Expr| {
             let y = s.simp.simplify(x);
             ir::is_const(&y).then_some(y)
@@ -1237,20 +1248,27 @@ fn fits_in(c: &Expr, to: Type) -> bool {
 }
 
 /// The exact range of an expression over constants and already-known ends, computed
-/// without wrapping (i128-backed i64 intervals): None when unknown.
-fn exact_range(e: &Expr) -> Option<crate::ConstantInterval> {
+/// without wrapping (i128-backed i64 intervals): None when unknown. Memoised per node
+/// (the answer depends on the expression alone).
+fn exact_range(
+    e: &Expr,
+    memo: &mut FxHashMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
+) -> Option<crate::ConstantInterval> {
     use crate::ConstantInterval as CI;
-    match e.kind() {
+    if let Some((_, r)) = memo.get(&e.as_ptr()) {
+        return *r;
+    }
+    let r = with_stack(|| match e.kind() {
         ExprKind::IntImm(v) => Some(CI::single_point(*v)),
         ExprKind::UIntImm(v) => i64::try_from(*v).ok().map(CI::single_point),
-        ExprKind::Broadcast { value, .. } => exact_range(value),
+        ExprKind::Broadcast { value, .. } => exact_range(value, memo),
         ExprKind::Cast(a) => {
-            let r = exact_range(a)?;
+            let r = exact_range(a, memo)?;
             let range = CI::bounds_of_type(e.ty().element_of());
             range.contains_interval(&r).then_some(r)
         }
         ExprKind::Binary(op, a, b) => {
-            let (x, y) = (exact_range(a)?, exact_range(b)?);
+            let (x, y) = (exact_range(a, memo)?, exact_range(b, memo)?);
             let r = match op {
                 BinOp::Add => x + y,
                 BinOp::Sub => x - y,
@@ -1263,9 +1281,11 @@ fn exact_range(e: &Expr) -> Option<crate::ConstantInterval> {
             };
             r.is_bounded().then_some(r)
         }
-        ExprKind::Select(_, t, f) => Some(exact_range(t)?.union(&exact_range(f)?)),
+        ExprKind::Select(_, t, f) => Some(exact_range(t, memo)?.union(&exact_range(f, memo)?)),
         _ => None,
-    }
+    });
+    memo.insert(e.as_ptr(), (e.clone(), r));
+    r
 }
 
 /// A scalar node of `e`'s kind over scalar operands (the point shortcut: vector operands

@@ -519,8 +519,7 @@ impl Walker<'_, '_> {
     /// fresh names); returns what `unbind_let` needs.
     fn bind_let(&mut self, name: &Name, value: &Expr) -> (Token, Option<Wrapper>) {
         let v = self.bounds.bounds(value);
-        let v =
-            Interval { min: v.min.map(|e| self.simp.simplify(e)), max: v.max.map(|e| self.simp.simplify(e)) };
+        let v = simplify_widening(&mut self.simp, &v);
         let small = |b: &Bound| b.as_expr().is_none_or(|e| var_refs(e, 10) < 10);
         let point = v.is_single_point();
         self.lets.push(LetInfo { name: name.clone(), value: value.clone() });
@@ -690,10 +689,7 @@ impl Walker<'_, '_> {
                 }
                 let previous = self.bounds.lookup(&name).cloned().unwrap_or_default();
                 let fresh = self.bounds.bounds(&value);
-                let fresh = Interval {
-                    min: fresh.min.map(|e| self.simp.simplify(e)),
-                    max: fresh.max.map(|e| self.simp.simplify(e)),
-                };
+                let fresh = simplify_widening(&mut self.simp, &fresh);
                 let mut refined = Interval::intersection(&fresh, &previous);
                 refined = Interval {
                     min: refined.min.map(|e| self.simp.simplify(e)),
@@ -786,6 +782,19 @@ impl Walker<'_, '_> {
         };
         Some((v, simplified))
     }
+}
+
+/// Simplifies both ends; an end that folds to a signed-integer overflow becomes infinite
+/// (sound, and it keeps overflowing ends from growing through let chains).
+fn simplify_widening(s: &mut Simplifier<'_, '_, '_>, i: &Interval) -> Interval {
+    let end = |b: &Bound, inf: Bound, s: &mut Simplifier<'_, '_, '_>| match b {
+        Bound::Finite(e) => {
+            let y = s.simplify(e);
+            if ir::contains_overflow_marker(&y) { inf } else { Bound::Finite(y) }
+        }
+        other => other.clone(),
+    };
+    Interval { min: end(&i.min, Bound::NegInf, s), max: end(&i.max, Bound::PosInf, s) }
 }
 
 fn split_and(e: &Expr, out: &mut Vec<Expr>) {

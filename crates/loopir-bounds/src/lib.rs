@@ -15,12 +15,14 @@ pub mod bounds_of_expr;
 pub mod boxes;
 pub mod boxes_touched;
 pub mod constant_interval;
+pub mod cse;
 pub mod ctx;
 pub mod error;
 pub mod interval;
 pub mod ir;
 pub mod scope;
 pub mod simplify;
+pub mod workloads;
 
 pub use bounds_of_expr::{
     FuncValueBounds, bounds_of_expr_in_scope, bounds_of_expr_simplified, find_constant_bounds,
