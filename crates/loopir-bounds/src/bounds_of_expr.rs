@@ -108,7 +108,11 @@ pub fn or_condition_over_domain(ctx: &Ctx, c: &Expr, varying: &Scope<'_, Interva
     s.not(inner)
 }
 
-type MemoKey = (*const ExprNode, Vec<u64>);
+/// A node and the newest binding among its free variables. With bindings made and
+/// removed in nested order and ids never reused, that one id fixes the bindings of all
+/// the node's free variables; for nodes whose free variables are not tracked, the newest
+/// binding of the whole scope is used (conservative).
+type MemoKey = (*const ExprNode, u64);
 
 /// The interval analysis of one query (see the module docs).
 pub struct BoundsOfExpr<'c, 'p> {
@@ -200,8 +204,17 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     fn key(&self, e: &Expr) -> MemoKey {
-        let fv = self.ctx.free_vars(e);
-        (e.as_ptr(), fv.iter().map(|n| self.scope.binding_id(n)).collect())
+        let newest = match self.ctx.free_vars(e) {
+            Some(fv) => fv.iter().map(|n| self.scope.binding_id(n)).max().unwrap_or(0),
+            None => self.scope.top_binding_id(),
+        };
+        (e.as_ptr(), newest)
+    }
+
+    /// The memo key of `e` in the current scope (see [`MemoKey`]).
+    pub(crate) fn memo_key(&self, e: &Expr) -> (usize, u64) {
+        let (p, k) = self.key(e);
+        (p as usize, k)
     }
 
     /// The (raw) interval of `e` in the current scope.
@@ -211,6 +224,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             return i.clone();
         }
         self.ctx.count(|s| s.bounds_rule_applications += 1);
+        let _hashes = self.ctx.hash_scope();
         let i = with_stack(|| self.visit(e));
         self.memo.insert(key, (e.clone(), i.clone()));
         i

@@ -85,6 +85,7 @@ fn is_negation_of(a: &Expr, b: &Expr) -> bool {
 /// conditions; spec §1.6). Ends that are the very same node in both boxes are kept as
 /// they are; every other end that takes part is simplified.
 pub fn merge_boxes(ctx: &Ctx, a: &mut Region, b: &Region) -> Result<(), BoundsError> {
+    let _hashes = ctx.hash_scope();
     if b.bounds.is_empty() && a.bounds.is_empty() {
         merge_used(ctx, a, b);
         return Ok(());
