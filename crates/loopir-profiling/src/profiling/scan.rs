@@ -32,8 +32,12 @@ pub(crate) struct ScanFacts {
     pub marker_stmts: FxHashSet<*const StmtKind>,
 }
 
-/// How often (in expression nesting levels) to check for stack headroom.
-const STACK_CHECK_INTERVAL: u32 = 32;
+/// A pending step of the expression walk.
+enum ExprWork<'a> {
+    Visit(&'a Expr),
+    Bind(&'a str),
+    Unbind(&'a str),
+}
 
 struct Scanner<'a, 'e> {
     table: &'e mut EntryTable,
@@ -53,7 +57,8 @@ struct Scanner<'a, 'e> {
     facts: ScanFacts,
     /// The statement whose expressions are being walked.
     current_stmt: *const StmtKind,
-    expr_depth: u32,
+    /// The expression walk's work list, kept to reuse its allocation.
+    work: Vec<ExprWork<'a>>,
 }
 
 /// Walks `stmt`, filling `table` with the enumeration rows, and returns the survey.
@@ -75,7 +80,7 @@ pub(crate) fn scan(
         shadowing: false,
         facts: ScanFacts::default(),
         current_stmt: std::ptr::null(),
-        expr_depth: 0,
+        work: Vec::new(),
     };
     s.stmt(stmt)?;
     let conflict = s.shadowing || s.binders.iter().any(|b| s.free.contains(b));
@@ -244,72 +249,73 @@ impl<'a> Scanner<'a, '_> {
         Ok(())
     }
 
-    fn expr(&mut self, e: &'a Expr) {
-        self.expr_depth += 1;
-        if self.expr_depth.is_multiple_of(STACK_CHECK_INTERVAL) {
-            with_stack(|| self.expr_inner(e));
-        } else {
-            self.expr_inner(e);
-        }
-        self.expr_depth -= 1;
-    }
-
-    fn expr_inner(&mut self, e: &'a Expr) {
-        match e.kind() {
-            ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => {}
-            ExprKind::Variable(name) => {
-                let name: &'a str = name;
-                if self.bound.get(name).is_none_or(|&n| n == 0) {
-                    self.free.insert(name);
-                    self.note_name(name);
-                }
-            }
-            ExprKind::Cast(a) | ExprKind::Reinterpret(a) | ExprKind::Not(a) => self.expr(a),
-            ExprKind::Binary(_, a, b) => {
-                self.expr(a);
-                self.expr(b);
-            }
-            ExprKind::Select(c, t, f) => {
-                self.expr(c);
-                self.expr(t);
-                self.expr(f);
-            }
-            ExprKind::Load { name, index, predicate, .. } => {
-                self.note_name(name);
-                self.expr(predicate);
-                self.expr(index);
-            }
-            ExprKind::Ramp { base, stride, .. } => {
-                self.expr(base);
-                self.expr(stride);
-            }
-            ExprKind::Broadcast { value, .. } | ExprKind::VectorReduce { value, .. } => self.expr(value),
-            ExprKind::Call { name, args, .. } => {
-                self.call(name, args);
-                for a in args {
-                    self.expr(a);
-                }
-            }
-            ExprKind::Let { .. } => {
-                let mut cur = e;
-                let mut names = Vec::new();
-                while let ExprKind::Let { name, value, body } = cur.kind() {
-                    self.expr(value);
+    /// Walks an expression tree with an explicit work list (expression trees of real
+    /// pipelines are large and may be deep), pre-order, children left to right.
+    fn expr(&mut self, root: &'a Expr) {
+        let mut work = std::mem::take(&mut self.work);
+        work.push(ExprWork::Visit(root));
+        while let Some(item) = work.pop() {
+            let e = match item {
+                ExprWork::Visit(e) => e,
+                ExprWork::Bind(name) => {
                     self.bind(name);
-                    names.push(name.as_ref());
-                    cur = body;
+                    continue;
                 }
-                self.expr(cur);
-                for n in names {
-                    self.unbind(n);
+                ExprWork::Unbind(name) => {
+                    self.unbind(name);
+                    continue;
                 }
-            }
-            ExprKind::Shuffle { vectors, .. } => {
-                for v in vectors {
-                    self.expr(v);
+            };
+            match e.kind() {
+                ExprKind::IntImm(_)
+                | ExprKind::UIntImm(_)
+                | ExprKind::FloatImm(_)
+                | ExprKind::StringImm(_) => {}
+                ExprKind::Variable(name) => {
+                    let name: &'a str = name;
+                    if self.bound.get(name).is_none_or(|&n| n == 0) {
+                        self.free.insert(name);
+                        self.note_name(name);
+                    }
                 }
+                ExprKind::Cast(a) | ExprKind::Reinterpret(a) | ExprKind::Not(a) => {
+                    work.push(ExprWork::Visit(a))
+                }
+                ExprKind::Binary(_, a, b) => {
+                    work.push(ExprWork::Visit(b));
+                    work.push(ExprWork::Visit(a));
+                }
+                ExprKind::Select(c, t, f) => {
+                    work.push(ExprWork::Visit(f));
+                    work.push(ExprWork::Visit(t));
+                    work.push(ExprWork::Visit(c));
+                }
+                ExprKind::Load { name, index, predicate, .. } => {
+                    self.note_name(name);
+                    work.push(ExprWork::Visit(index));
+                    work.push(ExprWork::Visit(predicate));
+                }
+                ExprKind::Ramp { base, stride, .. } => {
+                    work.push(ExprWork::Visit(stride));
+                    work.push(ExprWork::Visit(base));
+                }
+                ExprKind::Broadcast { value, .. } | ExprKind::VectorReduce { value, .. } => {
+                    work.push(ExprWork::Visit(value))
+                }
+                ExprKind::Call { name, args, .. } => {
+                    self.call(name, args);
+                    work.extend(args.iter().rev().map(ExprWork::Visit));
+                }
+                ExprKind::Let { name, value, body } => {
+                    work.push(ExprWork::Unbind(name));
+                    work.push(ExprWork::Visit(body));
+                    work.push(ExprWork::Bind(name));
+                    work.push(ExprWork::Visit(value));
+                }
+                ExprKind::Shuffle { vectors, .. } => work.extend(vectors.iter().rev().map(ExprWork::Visit)),
             }
         }
+        self.work = work;
     }
 
     fn call(&mut self, name: &str, args: &[Expr]) {
