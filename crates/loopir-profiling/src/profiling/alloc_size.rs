@@ -318,17 +318,17 @@ mod tests {
         let f32t = Type::float(32, 1);
         assert_eq!(
             size(vec![Expr::i32(312), v("y"), Expr::i32(1), Expr::i32(7)], f32t),
-            "uint64(y)*8736_u64"
+            "(uint64(y)*8736_u64)"
         );
         assert_eq!(
             size(vec![v("a"), Expr::i32(1), v("b"), Expr::i32(22)], f32t),
-            "(uint64(a)*uint64(b))*88_u64"
+            "((uint64(a)*uint64(b))*88_u64)"
         );
-        assert_eq!(size(vec![Expr::i32(16), Expr::i32(1), v("s")], f32t), "uint64(s)*64_u64");
+        assert_eq!(size(vec![Expr::i32(16), Expr::i32(1), v("s")], f32t), "(uint64(s)*64_u64)");
         assert_eq!(size(vec![Expr::i32(100), Expr::i32(100)], f32t), "40000_u64");
         assert_eq!(
             size(vec![v("a"), v("b"), v("c")], Type::float(32, 1)),
-            "((uint64(a)*uint64(b))*uint64(c))*4_u64"
+            "(((uint64(a)*uint64(b))*uint64(c))*4_u64)"
         );
     }
 
