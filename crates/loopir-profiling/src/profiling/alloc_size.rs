@@ -334,20 +334,23 @@ mod tests {
 
     #[test]
     fn small_constant_sizes_fit_on_the_stack() {
-        let s = allocation_size("f", Type::float(32, 1), &[Expr::i32(4096)], &Expr::const_true()).unwrap();
+        let s = allocation_size("f", Type::float(32, 1), &[Expr::i32(4096)], &Expr::const_true())
+            .expect("valid test input");
         assert!(s.fits_on_stack);
         assert_eq!(s.constant, Some(16384));
-        let s = allocation_size("f", Type::float(32, 1), &[Expr::i32(4097)], &Expr::const_true()).unwrap();
+        let s = allocation_size("f", Type::float(32, 1), &[Expr::i32(4097)], &Expr::const_true())
+            .expect("valid test input");
         assert!(!s.fits_on_stack);
         assert_eq!(s.constant, Some(16388));
     }
 
     #[test]
     fn conditions_are_canonicalised() {
-        let c = Expr::gt(v("c"), Expr::i32(0)).unwrap();
-        let s = allocation_size("f", Type::float(32, 1), &[v("n"), v("m")], &c).unwrap();
+        let c = Expr::gt(v("c"), Expr::i32(0)).expect("valid test input");
+        let s = allocation_size("f", Type::float(32, 1), &[v("n"), v("m")], &c).expect("valid test input");
         assert_eq!(s.size.to_string(), "select(0 < c, (uint64(n)*uint64(m))*4_u64, 0_u64)");
-        let s = allocation_size("f", Type::float(32, 1), &[v("n")], &Expr::bool(false)).unwrap();
+        let s = allocation_size("f", Type::float(32, 1), &[v("n")], &Expr::bool(false))
+            .expect("valid test input");
         assert!(s.is_zero());
     }
 

@@ -5,8 +5,6 @@
 //! IR name *and* its parent row, so one Func realized under two producers gets two rows;
 //! rows that share an IR name share a canonical id (the first row made for that name).
 
-use std::fmt::Write as _;
-
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 use smallvec::SmallVec;
@@ -67,13 +65,16 @@ pub struct Entry {
     pub stack_peak_bytes: u64,
 }
 
+/// The (parent, id) pairs of the rows made for one IR name, in creation order.
+type RowsOfName = SmallVec<[(Option<usize>, usize); 2]>;
+
 /// The rows of one profiled pipeline.
 #[derive(Clone, Debug, Default)]
 pub struct EntryTable {
     entries: Vec<Entry>,
     /// IR name → the (parent, id) pairs of its rows, in creation order; the first pair's id
     /// is the name's canonical id.
-    by_name: FxHashMap<Box<str>, SmallVec<[(Option<usize>, usize); 2]>>,
+    by_name: FxHashMap<Box<str>, RowsOfName>,
 }
 
 /// The ids of the four bookkeeping rows.
@@ -309,17 +310,17 @@ fn display_name_for(ir_name: &str, kind: EntryKind, env: &FuncEnv) -> String {
 }
 
 impl std::fmt::Display for EntryTable {
+    /// One line per row in id order: id, display name, parent, canonical id, kind and
+    /// buffer Func id (-1 for none, as the runtime tables spell it).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         for e in &self.entries {
             let parent = e.parent.map_or(-1, |p| p as i64);
             let bfid = e.buffer_func_id.map_or(-1, |p| p as i64);
-            let mut line = String::new();
-            let _ = write!(
-                line,
-                "{:>3} {:?} parent={} canonical={} kind={:?} buffer_func_id={}",
-                e.id, e.display_name, parent, e.canonical_id, e.kind, bfid
-            );
-            writeln!(f, "{line}")?;
+            writeln!(
+                f,
+                "{:>3} {:?} parent={parent} canonical={} kind={:?} buffer_func_id={bfid}",
+                e.id, e.display_name, e.canonical_id, e.kind
+            )?;
         }
         Ok(())
     }

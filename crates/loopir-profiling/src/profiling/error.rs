@@ -19,7 +19,7 @@ pub enum ProfilingError {
 
     /// A produce/consume or allocation name that begins with `.` and is not itself a Func:
     /// its Func prefix (the text before the first `.`) would be empty.
-    #[error("{node} is named `{name}`, which starts with `.`; the Func it belongs to cannot be determined")]
+    #[error("`{node}`: the name `{name}` starts with `.`, so the Func it belongs to cannot be determined")]
     NameStartsWithDot {
         /// The node kind and name as printed, e.g. `allocate .x`.
         node: String,

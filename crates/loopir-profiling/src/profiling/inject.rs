@@ -22,6 +22,7 @@ use super::scan::copy_row_name;
 
 /// How the environment sees a produce/consume or allocation name.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[allow(clippy::enum_variant_names)] // the names mirror the reference's classification
 enum Class {
     ProfiledFunc,
     NonProfiledFunc,
