@@ -346,41 +346,19 @@ impl<'a> Parser<'a> {
                         "a bit width from 1 to 64",
                     )
                 })?;
-            if signed {
-                let v: i64 = text.parse().map_err(|_| {
-                    self.error_at(
-                        start,
-                        self.pos - start,
-                        ParseErrorKind::InvalidLiteral,
-                        &format!("a value that fits in {ty}"),
-                    )
-                })?;
-                Expr::int_imm(ty, v).map_err(|_| {
-                    self.error_at(
-                        start,
-                        self.pos - start,
-                        ParseErrorKind::InvalidLiteral,
-                        &format!("a value that fits in {ty}"),
-                    )
-                })?
+            let value = if signed {
+                text.parse::<i64>().ok().and_then(|v| Expr::int_imm(ty, v).ok())
             } else {
-                let v: u64 = if neg { None } else { text.parse().ok() }.ok_or_else(|| {
-                    self.error_at(
-                        start,
-                        self.pos - start,
-                        ParseErrorKind::InvalidLiteral,
-                        &format!("a value that fits in {ty}"),
-                    )
-                })?;
-                Expr::uint_imm(ty, v).map_err(|_| {
-                    self.error_at(
-                        start,
-                        self.pos - start,
-                        ParseErrorKind::InvalidLiteral,
-                        &format!("a value that fits in {ty}"),
-                    )
-                })?
-            }
+                text.parse::<u64>().ok().and_then(|v| Expr::uint_imm(ty, v).ok())
+            };
+            value.ok_or_else(|| {
+                self.error_at(
+                    start,
+                    self.pos - start,
+                    ParseErrorKind::InvalidLiteral,
+                    &format!("a value that fits in {ty}"),
+                )
+            })?
         } else {
             let v: i32 = text.parse().map_err(|_| {
                 self.error_at(
@@ -503,16 +481,22 @@ impl<'a> Parser<'a> {
     /// Comma-separated E0s up to the closing `)` (the `(` already read).
     fn arg_list(&mut self) -> Result<Vec<Typed>, ParseError> {
         let mut args = Vec::new();
+        self.args_into(&mut args, |t| t)?;
+        Ok(args)
+    }
+
+    /// Like [`Self::arg_list`], mapping each argument as it is read.
+    fn args_into<T>(&mut self, args: &mut Vec<T>, f: impl Fn(Typed) -> T) -> Result<(), ParseError> {
         if self.eat(")") {
-            return Ok(args);
+            return Ok(());
         }
         loop {
-            args.push(self.expr_implicit()?);
+            args.push(f(self.expr_implicit()?));
             if self.eat(", ") {
                 continue;
             }
             if self.eat(")") {
-                return Ok(args);
+                return Ok(());
             }
             return Err(self.error(ParseErrorKind::UnexpectedText, "`, ` or `)` in an argument list"));
         }
@@ -533,7 +517,8 @@ impl<'a> Parser<'a> {
     /// `name(args)` with an optional lossless `[value_index]`.
     fn call_rest(&mut self, name: Name, prefix: Option<Type>) -> Result<Typed, ParseError> {
         self.expect("(")?;
-        let args: Vec<Expr> = self.arg_list()?.into_iter().map(|a| a.e).collect();
+        let mut args: Vec<Expr> = Vec::new();
+        self.args_into(&mut args, |a| a.e)?;
         let mut value_index = 0u32;
         if self.peek() == Some(b'[') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
             let save = self.pos;
@@ -569,14 +554,7 @@ impl<'a> Parser<'a> {
     fn load_rest(&mut self, name: Name, prefix: Option<Type>) -> Result<Typed, ParseError> {
         self.expect("[")?;
         let index = self.expr_implicit()?;
-        let mut alignment = ModulusRemainder::UNKNOWN;
-        if self.eat(" aligned(") {
-            let m = self.int()?;
-            self.expect(", ")?;
-            let r = self.int()?;
-            self.expect(")")?;
-            alignment = ModulusRemainder { modulus: m, remainder: r };
-        }
+        let alignment = self.alignment_suffix()?;
         self.expect("]")?;
         let lanes = index.e.ty().lanes();
         let (ty, is_sure) = match prefix {
@@ -590,19 +568,24 @@ impl<'a> Parser<'a> {
                 },
             },
         };
-        let pred = if lanes == 1 {
-            Expr::const_true()
-        } else {
-            Expr::from_node_unchecked(
-                Type::bool(lanes),
-                ExprKind::Broadcast { value: Expr::const_true(), lanes },
-            )
-        };
+        let pred = self.all_lanes_true(lanes);
         let e = Expr::from_node_unchecked(
             ty,
             ExprKind::Load { name, index: index.e, predicate: pred, alignment },
         );
         Ok(Typed { e, sure: is_sure })
+    }
+
+    /// An optional ` aligned(modulus, remainder)` after a load or store index.
+    pub(crate) fn alignment_suffix(&mut self) -> Result<ModulusRemainder, ParseError> {
+        if !self.eat(" aligned(") {
+            return Ok(ModulusRemainder::UNKNOWN);
+        }
+        let modulus = self.int()?;
+        self.expect(", ")?;
+        let remainder = self.int()?;
+        self.expect(")")?;
+        Ok(ModulusRemainder { modulus, remainder })
     }
 
     /// A word at the start of a unary expression: a keyword form, a literal word, a call, a

@@ -108,6 +108,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) scope: FxHashMap<Name, Vec<Binding>>,
     /// Value types of Funcs seen in Provides, for the `types` of their Realize.
     pub(crate) provided_types: FxHashMap<Name, Vec<Type>>,
+    /// The always-true predicate of each lane count, shared by every unpredicated access.
+    true_predicates: FxHashMap<u16, Expr>,
 }
 
 impl<'a> Parser<'a> {
@@ -120,7 +122,24 @@ impl<'a> Parser<'a> {
             ctypes: FxHashMap::default(),
             scope: FxHashMap::default(),
             provided_types: FxHashMap::default(),
+            true_predicates: FxHashMap::default(),
         }
+    }
+
+    /// The predicate of a load or store that touches every lane.
+    pub(crate) fn all_lanes_true(&mut self, lanes: u16) -> Expr {
+        if lanes == 1 {
+            return Expr::const_true();
+        }
+        self.true_predicates
+            .entry(lanes)
+            .or_insert_with(|| {
+                Expr::from_node_unchecked(
+                    Type::bool(lanes),
+                    crate::expr::ExprKind::Broadcast { value: Expr::const_true(), lanes },
+                )
+            })
+            .clone()
     }
 
     // ---- low-level helpers ----

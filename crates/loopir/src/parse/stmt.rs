@@ -7,7 +7,7 @@
 
 use super::{Binding, ParseError, ParseErrorKind, Parser};
 use crate::equality::with_stack;
-use crate::expr::{Expr, ExprKind, ModulusRemainder, Name};
+use crate::expr::{Expr, ExprKind, Name};
 use crate::stmt::{
     DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind,
 };
@@ -404,14 +404,7 @@ impl<'a> Parser<'a> {
             self.pos = save;
             return Ok(None);
         };
-        let mut alignment = ModulusRemainder::UNKNOWN;
-        if self.eat(" aligned(") {
-            let m = self.int()?;
-            self.expect(", ")?;
-            let r = self.int()?;
-            self.expect(")")?;
-            alignment = ModulusRemainder { modulus: m, remainder: r };
-        }
+        let alignment = self.alignment_suffix()?;
         if !self.eat("] = ") {
             self.pos = save;
             return Ok(None);
@@ -451,16 +444,10 @@ impl<'a> Parser<'a> {
         };
         self.newline()?;
         let lanes = value.ty().lanes();
-        let predicate = predicate.unwrap_or_else(|| {
-            if lanes == 1 {
-                Expr::const_true()
-            } else {
-                Expr::from_node_unchecked(
-                    Type::bool(lanes),
-                    ExprKind::Broadcast { value: Expr::const_true(), lanes },
-                )
-            }
-        });
+        let predicate = match predicate {
+            Some(p) => p,
+            None => self.all_lanes_true(lanes),
+        };
         Ok(Some(Stmt::from_kind_unchecked(StmtKind::Store {
             name,
             value,
