@@ -554,7 +554,17 @@ impl<'a> Parser<'a> {
                 self.pos = save;
             }
         }
-        let call_type = self.call_type_of(&name);
+        let mut call_type = self.call_type_of(&name);
+        // An intrinsic `bitwise_or/and/xor` of two operands prints infix and `bitwise_not` of
+        // one prints `~(...)`: written as a call, the callee is an extern of the same name.
+        let infix_arity = match name.as_ref() {
+            "bitwise_or" | "bitwise_and" | "bitwise_xor" => Some(2),
+            "bitwise_not" => Some(1),
+            _ => None,
+        };
+        if infix_arity == Some(args.len()) && matches!(call_type, CallType::PureIntrinsic | CallType::Intrinsic) {
+            call_type = CallType::Extern;
+        }
         let (ty, is_sure) = match prefix {
             Some(t) => (t, true),
             None => match self.binding(&name) {
