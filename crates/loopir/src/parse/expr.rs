@@ -629,6 +629,14 @@ impl<'a> Parser<'a> {
                         None => (Type::INT32, false),
                     }
                 }
+                // A realized Func whose Provide was already read (the producer precedes its
+                // consumers): that value's type, still open to a sibling's sure type.
+                Some(Binding::Func) => {
+                    match self.provided_types.get(&name).and_then(|t| t.get(value_index as usize)) {
+                        Some(t) => (*t, false),
+                        None => (Type::INT32, false),
+                    }
+                }
                 Some(_) => (Type::INT32, false),
                 None => (Type::INT32, true),
             },
