@@ -115,7 +115,8 @@ fn damaged_oracle_text_gives_a_statement_or_a_located_error_never_a_panic() {
         // Single-byte replacements, insertions and deletions.
         for _ in 0..60 {
             let at = rng.below(text.len());
-            let byte = if rng.below(4) == 0 { rng.next() as u8 } else { INTERESTING[rng.below(INTERESTING.len())] };
+            let byte =
+                if rng.below(4) == 0 { rng.next() as u8 } else { INTERESTING[rng.below(INTERESTING.len())] };
             let mut t = text.clone();
             match rng.below(3) {
                 0 => t[at] = byte,
@@ -152,7 +153,12 @@ fn damaged_oracle_text_gives_a_statement_or_a_located_error_never_a_panic() {
         }
     }
     println!("{runs} damaged texts from {} oracle files", sample.len());
-    assert!(failures.is_empty(), "{} of {runs} damaged texts misbehaved:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} damaged texts misbehaved:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

@@ -138,8 +138,10 @@ fn a_300k_let_chain_survives_every_walk() {
         assert_eq!(m.hits, 2, "x occurs in t0's value and in the call");
         let (mut a, mut b) = (s.clone(), t.clone());
         let mut depth = 0;
-        while let (StmtKind::LetStmt { value: va, body: ba, .. }, StmtKind::LetStmt { value: vb, body: bb, .. }) =
-            (a.kind(), b.kind())
+        while let (
+            StmtKind::LetStmt { value: va, body: ba, .. },
+            StmtKind::LetStmt { value: vb, body: bb, .. },
+        ) = (a.kind(), b.kind())
         {
             assert_eq!(va.same_as(vb), depth > 0, "value of binding {depth} shared iff unchanged");
             let (na, nb) = (ba.clone(), bb.clone());
@@ -156,12 +158,7 @@ fn a_300k_let_chain_survives_every_walk() {
 
 /// Checks a deep expression's spine: `next` gives the child that continues the spine and
 /// the children that must be shared between the original and the mutated tree.
-fn check_spine(
-    orig: &Expr,
-    new: &Expr,
-    depth: usize,
-    next: impl Fn(&Expr) -> Option<(Expr, Vec<Expr>)>,
-) {
+fn check_spine(orig: &Expr, new: &Expr, depth: usize, next: impl Fn(&Expr) -> Option<(Expr, Vec<Expr>)>) {
     let (mut a, mut b) = (orig.clone(), new.clone());
     for level in 0..depth {
         assert!(!a.same_as(&b), "level {level} is on the changed path");
@@ -179,7 +176,12 @@ fn check_spine(
     assert!(matches!(b.kind(), ExprKind::Variable(n) if n.as_ref() == "y"));
 }
 
-fn deep_expression_case(text: &str, depth: usize, exprs: usize, next: impl Fn(&Expr) -> Option<(Expr, Vec<Expr>)>) {
+fn deep_expression_case(
+    text: &str,
+    depth: usize,
+    exprs: usize,
+    next: impl Fn(&Expr) -> Option<(Expr, Vec<Expr>)>,
+) {
     let s = parse_print_identity_visit(text, (1, 0, exprs));
     let StmtKind::Evaluate(e) = s.kind() else { panic!("an expression statement is an Evaluate") };
     let mut m = Rename { from: "x", to: "y", hits: 0 };

@@ -78,7 +78,11 @@ fn every_parse_error_fixture_fails_with_its_kind_and_rendered_message() {
         if !seen_kinds.contains(&err.kind) {
             seen_kinds.push(err.kind.clone());
         }
-        rendered.push((name, comment.to_owned(), err.render(path.file_name().and_then(|n| n.to_str()).unwrap_or("?"))));
+        rendered.push((
+            name,
+            comment.to_owned(),
+            err.render(path.file_name().and_then(|n| n.to_str()).unwrap_or("?")),
+        ));
     }
     for k in ALL_KINDS {
         assert!(seen_kinds.contains(k), "no parse-error fixture produces {k:?}");

@@ -83,7 +83,9 @@ impl Dumper {
             ExprKind::Variable(n) => (format!("Variable {n}"), vec![]),
             ExprKind::Binary(op, a, b) => (format!("{op:?}"), vec![("", a), ("", b)]),
             ExprKind::Not(a) => ("Not".into(), vec![("", a)]),
-            ExprKind::Select(c, a, b) => ("Select".into(), vec![("cond: ", c), ("true: ", a), ("false: ", b)]),
+            ExprKind::Select(c, a, b) => {
+                ("Select".into(), vec![("cond: ", c), ("true: ", a), ("false: ", b)])
+            }
             ExprKind::Load { name, index, predicate, alignment } => {
                 let mut h = format!("Load {name}");
                 if *alignment != loopir::ModulusRemainder::UNKNOWN {
