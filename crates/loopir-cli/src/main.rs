@@ -1,1 +1,42 @@
-fn main() {}
+//! `loopir`: run loopir's passes on `.stmt` files and print the result.
+//!
+//! This binary only parses arguments and renders results; everything it does is a call
+//! into the library crates.
+
+mod commands;
+mod diagnostics;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Lowering passes over Halide-style loop IR, on `.stmt` text.
+#[derive(Parser)]
+#[command(name = "loopir", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse a `.stmt` file and print it back (Halide's exact text).
+    Fmt(commands::fmt::FmtArgs),
+    /// Run loopir on a built-in example pipeline and show what each step does.
+    Demo,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Fmt(args) => commands::fmt::run(&args),
+        Command::Demo => commands::demo::run(),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}

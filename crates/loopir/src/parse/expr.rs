@@ -404,41 +404,19 @@ impl<'a> Parser<'a> {
                         "a bit width from 1 to 64",
                     )
                 })?;
-            if signed {
-                let v: i64 = text.parse().map_err(|_| {
-                    self.error_at(
-                        start,
-                        self.pos - start,
-                        ParseErrorKind::InvalidLiteral,
-                        &format!("a value that fits in {ty}"),
-                    )
-                })?;
-                Expr::int_imm(ty, v).map_err(|_| {
-                    self.error_at(
-                        start,
-                        self.pos - start,
-                        ParseErrorKind::InvalidLiteral,
-                        &format!("a value that fits in {ty}"),
-                    )
-                })?
+            let value = if signed {
+                text.parse::<i64>().ok().and_then(|v| Expr::int_imm(ty, v).ok())
             } else {
-                let v: u64 = if neg { None } else { text.parse().ok() }.ok_or_else(|| {
-                    self.error_at(
-                        start,
-                        self.pos - start,
-                        ParseErrorKind::InvalidLiteral,
-                        &format!("a value that fits in {ty}"),
-                    )
-                })?;
-                Expr::uint_imm(ty, v).map_err(|_| {
-                    self.error_at(
-                        start,
-                        self.pos - start,
-                        ParseErrorKind::InvalidLiteral,
-                        &format!("a value that fits in {ty}"),
-                    )
-                })?
-            }
+                text.parse::<u64>().ok().and_then(|v| Expr::uint_imm(ty, v).ok())
+            };
+            value.ok_or_else(|| {
+                self.error_at(
+                    start,
+                    self.pos - start,
+                    ParseErrorKind::InvalidLiteral,
+                    &format!("a value that fits in {ty}"),
+                )
+            })?
         } else {
             let v: i32 = text.parse().map_err(|_| {
                 self.error_at(
@@ -654,14 +632,7 @@ impl<'a> Parser<'a> {
     fn load_rest(&mut self, name: Name, prefix: Option<Type>) -> Result<Typed, ParseError> {
         self.expect("[")?;
         let index = self.expr_implicit()?;
-        let mut alignment = ModulusRemainder::UNKNOWN;
-        if self.eat(" aligned(") {
-            let m = self.int()?;
-            self.expect(", ")?;
-            let r = self.int()?;
-            self.expect(")")?;
-            alignment = ModulusRemainder { modulus: m, remainder: r };
-        }
+        let alignment = self.alignment_suffix()?;
         self.expect("]")?;
         let lanes = index.e.ty().lanes();
         let (ty, is_sure) = match prefix {
@@ -681,6 +652,18 @@ impl<'a> Parser<'a> {
             ExprKind::Load { name, index: index.e, predicate: pred, alignment },
         );
         Ok(Typed { e, sure: is_sure })
+    }
+
+    /// An optional ` aligned(modulus, remainder)` after a load or store index.
+    pub(crate) fn alignment_suffix(&mut self) -> Result<ModulusRemainder, ParseError> {
+        if !self.eat(" aligned(") {
+            return Ok(ModulusRemainder::UNKNOWN);
+        }
+        let modulus = self.int()?;
+        self.expect(", ")?;
+        let remainder = self.int()?;
+        self.expect(")")?;
+        Ok(ModulusRemainder { modulus, remainder })
     }
 
     /// A word at the start of a unary expression: a keyword form, a literal word, a call, a

@@ -7,7 +7,7 @@
 
 use super::{Binding, ParseError, ParseErrorKind, Parser};
 use crate::equality::with_stack;
-use crate::expr::{Expr, ExprKind, ModulusRemainder, Name};
+use crate::expr::{Expr, ExprKind, Name};
 use crate::stmt::{
     DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind,
 };
@@ -404,14 +404,7 @@ impl<'a> Parser<'a> {
             self.pos = save;
             return Ok(None);
         };
-        let mut alignment = ModulusRemainder::UNKNOWN;
-        if self.eat(" aligned(") {
-            let m = self.int()?;
-            self.expect(", ")?;
-            let r = self.int()?;
-            self.expect(")")?;
-            alignment = ModulusRemainder { modulus: m, remainder: r };
-        }
+        let alignment = self.alignment_suffix()?;
         if !self.eat("] = ") {
             self.pos = save;
             return Ok(None);
