@@ -1,0 +1,112 @@
+//! The reference compiler's oracle: for every case with a tracing input,
+//! `inject_tracing(trace.input[.lossless].stmt, trace.env.json)` must print
+//! `trace.expected.stmt` byte for byte, and the output must pass the hierarchy checker.
+//!
+//! `every_case_with_recorded_boxes` feeds the pass the boxes the reference printed in its
+//! `func_type_and_dim` tags (everything else is computed); `every_case_exact` uses the
+//! default analysis of `loopir-bounds` and is ignored until that crate exports
+//! `boxes_touched`.
+
+mod tracing_support;
+
+use std::path::Path;
+
+use loopir::{Stmt, parse_stmt_with_env, stmt_to_string};
+use loopir_profiling::tracing::{
+    BoxAnalysis, TraceEnv, TraceOptions, check_trace_hierarchy, inject_tracing, inject_tracing_with,
+};
+use tracing_support::{boxes_from_tags, first_difference, trace_cases};
+
+struct Case {
+    name: String,
+    env: TraceEnv,
+    input: Stmt,
+    expected_text: String,
+    expected: Stmt,
+}
+
+fn load(dir: &Path) -> Result<Case, String> {
+    let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
+    let env = TraceEnv::from_json(&read("trace.env.json")?).map_err(|e| e.to_string())?;
+    let penv = env.parse_env();
+    let lossless = dir.join("trace.input.lossless.stmt");
+    let input_text =
+        if lossless.is_file() { read("trace.input.lossless.stmt")? } else { read("trace.input.stmt")? };
+    let input = parse_stmt_with_env(&input_text, &penv).map_err(|e| format!("input: {e}"))?;
+    let expected_text = read("trace.expected.stmt")?;
+    let expected = parse_stmt_with_env(&expected_text, &penv).map_err(|e| format!("expected: {e}"))?;
+    Ok(Case { name, env, input, expected_text, expected })
+}
+
+/// Runs every case; returns (passed, failures).
+fn run_all(analysis: impl Fn(&Case) -> Result<Stmt, String>) -> (usize, Vec<String>) {
+    let cases = trace_cases();
+    assert!(cases.len() >= 12, "expected the oracle's tracing cases, found {}", cases.len());
+    let mut passed = 0;
+    let mut failures = Vec::new();
+    for dir in &cases {
+        let case = match load(dir) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{}: {e}", dir.display()));
+                continue;
+            }
+        };
+        let out = match analysis(&case) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(format!("{}: {e}", case.name));
+                continue;
+            }
+        };
+        let printed = stmt_to_string(&out);
+        if printed != case.expected_text {
+            failures.push(format!(
+                "{}: output differs at {}",
+                case.name,
+                first_difference(&case.expected_text, &printed)
+            ));
+            continue;
+        }
+        if let Err(v) = check_trace_hierarchy(&out) {
+            let list: Vec<String> = v.iter().map(|x| format!("  {x}")).collect();
+            failures.push(format!("{}: hierarchy check failed:\n{}", case.name, list.join("\n")));
+            continue;
+        }
+        passed += 1;
+    }
+    (passed, failures)
+}
+
+fn with_analysis(case: &Case, boxes: &dyn BoxAnalysis) -> Result<Stmt, String> {
+    let options = TraceOptions { boxes, ..TraceOptions::default() };
+    inject_tracing_with(&case.input, &case.env, &options).map_err(|e| e.to_string())
+}
+
+#[test]
+fn every_case_with_recorded_boxes() {
+    let (passed, failures) = run_all(|case| with_analysis(case, &boxes_from_tags(&case.expected)));
+    println!("tracing oracle (recorded boxes): {passed} passed, {} failed", failures.len());
+    assert!(failures.is_empty(), "{} case(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+#[ignore = "needs loopir-bounds' boxes_touched (Halide-exact) behind BoundsCrateBoxes"]
+fn every_case_exact() {
+    let (passed, failures) =
+        run_all(|case| inject_tracing(&case.input, &case.env).map_err(|e| e.to_string()));
+    println!("tracing oracle (exact): {passed} passed, {} failed", failures.len());
+    assert!(failures.is_empty(), "{} case(s) failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_expected_output_passes_the_checker() {
+    for dir in trace_cases() {
+        let case = load(&dir).expect("loads");
+        if let Err(v) = check_trace_hierarchy(&case.expected) {
+            let list: Vec<String> = v.iter().map(|x| format!("  {x}")).collect();
+            panic!("{}: reference output fails the checker:\n{}", case.name, list.join("\n"));
+        }
+    }
+}
