@@ -42,6 +42,8 @@ pub struct HierarchyViolation {
     pub kind: ViolationKind,
     /// The enclosing trace scopes, outermost first.
     pub within: Vec<String>,
+    /// The first line of the statement the event sits in (shortened).
+    pub site: String,
 }
 
 /// The kinds of [`HierarchyViolation`].
@@ -73,6 +75,13 @@ pub enum ViolationKind {
     UnmatchedEnd {
         /// The scope the parent names.
         parent_scope: String,
+    },
+    /// An end event whose begin event encloses a scope that is still open.
+    EndNotInnermost {
+        /// The scope the end event closes.
+        parent_scope: String,
+        /// The inner scope still open.
+        innermost: String,
     },
     /// A begin event whose id is not bound to a `.trace_id` variable, so that nothing can
     /// name it as parent.
@@ -116,6 +125,9 @@ impl fmt::Display for HierarchyViolation {
             K::UnmatchedEnd { parent_scope } => {
                 write!(f, "{ev} has parent `{p}` ({parent_scope}), which is not its matching begin event")?
             }
+            K::EndNotInnermost { parent_scope, innermost } => {
+                write!(f, "{ev} closes `{p}` ({parent_scope}) while {innermost} is still open")?
+            }
             K::UnboundBegin => {
                 write!(f, "{ev} is not bound to a `.trace_id` variable, so no event can name it")?
             }
@@ -125,6 +137,9 @@ impl fmt::Display for HierarchyViolation {
             }
             K::MissingEnd => write!(f, "{ev} (bound to `{p}`) is never ended inside its scope")?,
             K::ExtraEnd => write!(f, "{ev} ends `{p}`, which was already ended")?,
+        }
+        if !self.site.is_empty() {
+            write!(f, ", in `{}`", self.site)?;
         }
         if !self.within.is_empty() {
             write!(f, " [within: {}]", self.within.join(" > "))?;
@@ -136,7 +151,7 @@ impl fmt::Display for HierarchyViolation {
 /// Checks that every trace event in `stmt` has an allowed, enclosing parent (see the
 /// module documentation). Returns every violation found, in program order.
 pub fn check_trace_hierarchy(stmt: &Stmt) -> Result<(), Vec<HierarchyViolation>> {
-    let mut checker = Checker { stack: Vec::new(), violations: Vec::new() };
+    let mut checker = Checker { stack: Vec::new(), sites: Vec::new(), violations: Vec::new() };
     checker.visit_stmt(stmt);
     if checker.violations.is_empty() { Ok(()) } else { Err(checker.violations) }
 }
@@ -162,38 +177,76 @@ struct Scope {
     /// pass builds, but text-derived IR extends a let over the statements after it, so an
     /// ended scope no longer counts as enclosing.
     ended: bool,
+    /// The `let` that opened it.
+    binding: Option<Stmt>,
 }
 
 struct Checker {
     stack: Vec<Scope>,
+    /// The statements being visited, innermost last.
+    sites: Vec<Stmt>,
     violations: Vec<HierarchyViolation>,
+}
+
+/// An expression as printed at statement level (without the outer parentheses that a
+/// stand-alone expression gets).
+fn bare(e: &Expr) -> String {
+    let text = e.to_string();
+    match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        // Only strip when the two parentheses match each other.
+        Some(inner) if balanced(inner) => inner.to_owned(),
+        _ => text,
+    }
+}
+
+fn balanced(text: &str) -> bool {
+    let mut depth = 0i32;
+    for ch in text.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
 }
 
 fn describe(ev: &DecodedEvent) -> String {
     let mut s = format!("{} of `{}`", ev.event, ev.func);
     if !ev.coordinates.is_empty() && matches!(ev.event, TraceEventCode::Load | TraceEventCode::Store) {
-        let coords: Vec<String> = ev.coordinates.iter().map(|c| c.to_string()).collect();
+        let coords: Vec<String> = ev.coordinates.iter().map(bare).collect();
         s.push_str(&shorten(format!(" at ({})", coords.join(", "))));
     }
     s
 }
 
-fn scope_label(code: TraceEventCode, func: &str, var: &str) -> String {
+fn scope_label(code: TraceEventCode, func: &str) -> String {
     match code {
-        TraceEventCode::BeginParallelTask => format!("parallel task of loop `{func}` ({var})"),
-        TraceEventCode::BeginPipeline => format!("begin_pipeline of `{func}` ({var})"),
-        _ => format!("{code} of `{func}` ({var})"),
+        TraceEventCode::BeginParallelTask => format!("parallel task of loop `{func}`"),
+        _ => format!("{code} of `{func}`"),
     }
 }
 
 impl Checker {
     fn within(&self) -> Vec<String> {
-        self.stack.iter().map(|s| s.label.clone()).collect()
+        self.stack.iter().map(|s| format!("{} [{}]", s.label, s.var)).collect()
+    }
+
+    fn site(&self) -> String {
+        let Some(s) = self.sites.last() else { return String::new() };
+        let text = loopir::stmt_to_string(s);
+        shorten(text.lines().next().unwrap_or_default().trim().to_owned())
     }
 
     fn report(&mut self, event: String, parent: String, kind: ViolationKind) {
         let within = self.within();
-        self.violations.push(HierarchyViolation { event, parent, kind, within });
+        let site = self.site();
+        self.violations.push(HierarchyViolation { event, parent, kind, within, site });
     }
 
     /// The stack index of the open scope the parent argument names.
@@ -244,7 +297,10 @@ impl Checker {
         if target.kind == ScopeKind::Opaque {
             return; // the binding itself was reported
         }
-        let Some(innermost) = self.stack.iter().rposition(|s| !s.ended) else { return };
+        // Scopes already reported as non-event bindings are skipped to avoid cascades.
+        let open = |s: &Scope| !s.ended && s.kind != ScopeKind::Opaque;
+        let Some(innermost) = self.stack.iter().rposition(open) else { return };
+        let describe_scope = |s: &Scope| format!("{} (`{}`)", s.label, s.var);
         match ev.event {
             C::Tag => {
                 if target.kind != ScopeKind::Event(C::BeginPipeline) {
@@ -253,23 +309,30 @@ impl Checker {
                 }
             }
             C::EndRealization | C::EndProduce | C::EndConsume | C::EndPipeline | C::EndParallelTask => {
-                // A scope bound to 0 has no end event of its own; at top level (an output's)
-                // text-derived IR extends it over the end_pipeline event.
-                let innermost_event =
-                    self.stack.iter().rposition(|s| !s.ended && s.kind != ScopeKind::Silent);
-                let matches = ev.event.matching_begin().map(ScopeKind::Event) == Some(target.kind)
-                    && target.func == ev.func
-                    && Some(idx) == innermost_event;
-                if !matches {
+                let matching = ev.event.matching_begin().map(ScopeKind::Event) == Some(target.kind)
+                    && target.func == ev.func;
+                if !matching {
                     let parent_scope = target.label.clone();
                     return self.report(what, parent, ViolationKind::UnmatchedEnd { parent_scope });
+                }
+                // A scope bound to 0 has no end event of its own; at top level (an output's)
+                // text-derived IR extends it over the end_pipeline event.
+                let inner_event = self.stack.iter().rposition(|s| open(s) && s.kind != ScopeKind::Silent);
+                if let Some(inner) = inner_event.filter(|&i| i != idx) {
+                    let parent_scope = target.label.clone();
+                    let innermost = describe_scope(&self.stack[inner]);
+                    self.report(
+                        what.clone(),
+                        parent.clone(),
+                        ViolationKind::EndNotInnermost { parent_scope, innermost },
+                    );
                 }
                 self.stack[idx].ended = true;
             }
             _ => {
                 if idx != innermost {
                     let parent_scope = target.label.clone();
-                    let innermost = self.stack[innermost].label.clone();
+                    let innermost = describe_scope(&self.stack[innermost]);
                     self.report(what, parent, ViolationKind::NotInnermost { parent_scope, innermost });
                 }
             }
@@ -283,12 +346,16 @@ impl Checker {
             var: var.clone(),
             kind: ScopeKind::Opaque,
             func: String::new(),
-            label: format!("`{var}`"),
+            label: "a non-event binding".to_owned(),
             event: String::new(),
             ended: false,
+            binding: self.sites.last().cloned(),
         };
         match decode_event(value) {
             Ok(Some(ev)) if ev.event.is_begin() => {
+                for c in value.children() {
+                    self.visit_expr(c);
+                }
                 self.check(&ev, Some(var));
                 let expected = match ev.event {
                     TraceEventCode::BeginParallelTask => None,
@@ -299,12 +366,9 @@ impl Checker {
                     self.report(describe(&ev), var.to_string(), ViolationKind::MisnamedBinding { expected });
                 }
                 scope.kind = ScopeKind::Event(ev.event);
-                scope.label = scope_label(ev.event, &ev.func, var);
+                scope.label = scope_label(ev.event, &ev.func);
                 scope.event = describe(&ev);
                 scope.func = ev.func;
-                for c in value.children() {
-                    self.visit_expr(c);
-                }
             }
             Err(why) => {
                 self.report(shorten(value.to_string()), var.to_string(), ViolationKind::Malformed(why));
@@ -312,10 +376,10 @@ impl Checker {
             }
             _ if value.as_int() == Some(0) => {
                 scope.kind = ScopeKind::Silent;
-                scope.label = format!("untraced realization scope ({var} = 0)");
+                scope.label = "an untraced scope (id 0)".to_owned();
             }
             _ => {
-                let shown = shorten(value.to_string());
+                let shown = shorten(bare(value));
                 self.report(
                     format!("binding of `{var}`"),
                     var.to_string(),
@@ -330,28 +394,37 @@ impl Checker {
     fn close(&mut self) {
         let Some(scope) = self.stack.pop() else { return };
         if matches!(scope.kind, ScopeKind::Event(_)) && !scope.ended {
-            let within = self.within();
-            self.violations.push(HierarchyViolation {
-                event: scope.event,
-                parent: scope.var.to_string(),
-                kind: ViolationKind::MissingEnd,
-                within,
-            });
+            // Report it at the binding that opened the scope.
+            let pushed = scope.binding.is_some();
+            self.sites.extend(scope.binding);
+            self.report(scope.event, scope.var.to_string(), ViolationKind::MissingEnd);
+            if pushed {
+                self.sites.pop();
+            }
         }
     }
 }
 
 impl Visitor for Checker {
     fn visit_expr(&mut self, e: &Expr) {
+        // The arguments are evaluated before the event happens.
+        walk_expr(self, e);
         match decode_event(e) {
             Ok(Some(ev)) => self.check(&ev, None),
             Ok(None) => {}
             Err(why) => self.report(shorten(e.to_string()), String::new(), ViolationKind::Malformed(why)),
         }
-        walk_expr(self, e)
     }
 
     fn visit_stmt(&mut self, s: &Stmt) {
+        self.sites.push(s.clone());
+        self.visit_stmt_here(s);
+        self.sites.pop();
+    }
+}
+
+impl Checker {
+    fn visit_stmt_here(&mut self, s: &Stmt) {
         if !matches!(s.kind(), StmtKind::LetStmt { .. }) {
             return walk_stmt(self, s);
         }
@@ -359,6 +432,9 @@ impl Visitor for Checker {
         let mut opened = 0usize;
         let mut cur = s.clone();
         while let StmtKind::LetStmt { name, value, body } = cur.kind() {
+            if let Some(site) = self.sites.last_mut() {
+                *site = cur.clone();
+            }
             if !name.ends_with(TRACE_ID_SUFFIX) {
                 self.visit_expr(value);
             } else {
@@ -411,5 +487,62 @@ impl Checker {
             }
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violations(text: &str) -> Vec<HierarchyViolation> {
+        let s = loopir::parse_stmt(text).expect("parses");
+        check_trace_hierarchy(&s).err().unwrap_or_default()
+    }
+
+    const BEGIN: &str = "let pipeline.trace_id = halide_trace_helper(\"p\", (void *)make_struct(), (int32_t *)make_struct(), 3, 0, 0, 8, 0, 0, 0, 0, \"\")\n";
+    const END: &str = "halide_trace_helper(\"p\", (void *)make_struct(), (int32_t *)make_struct(), 3, 0, 0, 9, pipeline.trace_id, 0, 0, 0, \"\")\n";
+
+    fn ev(func: &str, code: i32, parent: &str) -> String {
+        format!(
+            "halide_trace_helper(\"{func}\", (void *)make_struct(), (int32_t *)make_struct(), 3, 0, 0, {code}, {parent}, 0, 0, 0, \"\")"
+        )
+    }
+
+    #[test]
+    fn accepts_the_pass_shape() {
+        let text = format!(
+            "{BEGIN}let f.trace_id = {}\nproduce f {{\n f(x) = 1\n {}\n}}\n{END}",
+            ev("f", 4, "pipeline.trace_id"),
+            ev("f", 5, "f.trace_id")
+        );
+        assert_eq!(violations(&text), vec![]);
+    }
+
+    #[test]
+    fn end_must_close_the_innermost_scope() {
+        let text = format!(
+            "{BEGIN}let f.trace_id = {}\nlet g.trace_id = {}\n{}\n{}\n{END}",
+            ev("f", 2, "pipeline.trace_id"),
+            ev("g", 2, "f.trace_id"),
+            ev("f", 3, "f.trace_id"),
+            ev("g", 3, "g.trace_id"),
+        );
+        let v = violations(&text);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert!(matches!(v[0].kind, ViolationKind::EndNotInnermost { .. }), "{}", v[0]);
+        assert!(v[0].to_string().contains("while begin_realization of `g`"), "{}", v[0]);
+    }
+
+    #[test]
+    fn a_second_end_is_reported() {
+        let text = format!(
+            "{BEGIN}let f.trace_id = {}\n{}\n{}\n{END}",
+            ev("f", 2, "pipeline.trace_id"),
+            ev("f", 3, "f.trace_id"),
+            ev("f", 3, "f.trace_id"),
+        );
+        let v = violations(&text);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert_eq!(v[0].kind, ViolationKind::ExtraEnd);
     }
 }

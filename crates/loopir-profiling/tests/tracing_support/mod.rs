@@ -99,14 +99,17 @@ pub fn boxes_from_tags(expected: &Stmt) -> RecordedBoxes {
     boxes
 }
 
-/// Reads a fixture: strips leading `#` comment lines and returns (comment, statement text).
+/// Reads a fixture: strips the leading `#` lines and returns (the plain `#` comment lines
+/// joined, the statement text); `#!` configuration lines are left out of the comment.
 pub fn read_fixture(path: &Path) -> (String, String) {
     let text = std::fs::read_to_string(path).expect("readable fixture");
     let mut comment = String::new();
     let mut body = String::new();
     let mut in_header = true;
     for line in text.split_inclusive('\n') {
-        if in_header && line.starts_with('#') {
+        if in_header && line.starts_with("#!") {
+            continue;
+        } else if in_header && line.starts_with('#') {
             comment.push_str(line.trim_start_matches('#').trim());
             comment.push(' ');
         } else {
