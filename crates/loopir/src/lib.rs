@@ -34,3 +34,13 @@ pub use print::{PrintOptions, expr_to_string, stmt_to_string, stmt_to_string_wit
 pub use stmt::{DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind};
 pub use types::{CType, Type, TypeCode};
 pub use visit::Visitor;
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nodes_are_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<crate::Expr>();
+        check::<crate::Stmt>();
+    }
+}

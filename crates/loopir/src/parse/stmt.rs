@@ -7,7 +7,7 @@
 
 use super::{Binding, ParseError, ParseErrorKind, Parser};
 use crate::equality::with_stack;
-use crate::expr::{Expr, ExprKind, ModulusRemainder, Name};
+use crate::expr::{Expr, ExprKind, Name};
 use crate::stmt::{
     DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind,
 };
@@ -404,14 +404,7 @@ impl<'a> Parser<'a> {
             self.pos = save;
             return Ok(None);
         };
-        let mut alignment = ModulusRemainder::UNKNOWN;
-        if self.eat(" aligned(") {
-            let m = self.int()?;
-            self.expect(", ")?;
-            let r = self.int()?;
-            self.expect(")")?;
-            alignment = ModulusRemainder { modulus: m, remainder: r };
-        }
+        let alignment = self.alignment_suffix()?;
         if !self.eat("] = ") {
             self.pos = save;
             return Ok(None);
@@ -727,6 +720,7 @@ impl<'a> Parser<'a> {
     }
 
     fn fork(&mut self, n: usize) -> Result<Item, ParseError> {
+        let start = self.pos;
         self.pos += "fork ".len();
         let mut tasks = Vec::new();
         while self.eat("{") {
@@ -738,7 +732,7 @@ impl<'a> Parser<'a> {
         }
         self.newline()?;
         if tasks.len() < 2 {
-            return Err(self.error(ParseErrorKind::InvalidNode, "a fork of at least two tasks"));
+            return Err(self.error_at(start, 4, ParseErrorKind::InvalidNode, "a fork of at least two tasks"));
         }
         // Fork(t1, Fork(t2, ... Fork(tk-1, tk))), as Halide builds it.
         let mut tasks = tasks.into_iter().rev();
