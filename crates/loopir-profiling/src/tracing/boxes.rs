@@ -2,7 +2,7 @@
 //!
 //! The pass does not analyse boxes itself: it asks a [`BoxAnalysis`] once, over the
 //! instrumented statement. The default, [`BoundsCrateBoxes`], is the single call into
-//! `loopir-bounds`; [`RecordedBoxes`] serves boxes computed elsewhere (tests, tools that
+//! `loopir-bounds`' `boxes_touched`; [`RecordedBoxes`] serves boxes computed elsewhere (tests, tools that
 //! already ran the analysis).
 
 use std::collections::HashMap;
@@ -42,24 +42,43 @@ pub struct TouchedBox {
 /// For byte-exact tags the result must match Halide's `boxes_touched` (with its simplifier
 /// and its replacement of overflow markers by zero) expression for expression.
 pub trait BoxAnalysis {
-    /// The boxes touched by `stmt`, keyed by Func / image name.
-    fn boxes_touched(&self, stmt: &Stmt) -> Result<HashMap<String, TouchedBox>, String>;
+    /// The boxes touched by `stmt`, keyed by Func / image name. `next_temp` is the number
+    /// of the next free `t<N>` temporary (Halide's analysis draws from the same counter
+    /// as the pass).
+    fn boxes_touched(&self, stmt: &Stmt, next_temp: u64) -> Result<HashMap<String, TouchedBox>, String>;
 }
 
-/// The boxes-touched analysis of the `loopir-bounds` crate, in Halide-compatible mode.
-///
-/// **Pending:** `loopir-bounds` does not yet export `boxes_touched`; until it does, this
-/// analysis reports an error and every pipeline that needs `func_type_and_dim` tags fails
-/// with [`TracingError::BoxAnalysis`](super::TracingError::BoxAnalysis). The body of
-/// [`BoxAnalysis::boxes_touched`] below is the one place to connect it.
+/// The boxes-touched analysis of the `loopir-bounds` crate, in Halide-compatible mode
+/// (overflow markers replaced by zero, Halide's float-modulo rule), with its fresh-name
+/// counter continuing after the pass's own temporaries as Halide's process-wide counter
+/// does.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BoundsCrateBoxes;
 
 impl BoxAnalysis for BoundsCrateBoxes {
-    fn boxes_touched(&self, _stmt: &Stmt) -> Result<HashMap<String, TouchedBox>, String> {
-        // Connect here: one call of `loopir_bounds::boxes_touched` with Halide's overflow
-        // purification, converting each interval's ends (an infinite end becomes `None`).
-        Err("loopir-bounds does not provide boxes_touched yet".to_owned())
+    fn boxes_touched(&self, stmt: &Stmt, next_temp: u64) -> Result<HashMap<String, TouchedBox>, String> {
+        let options = loopir_bounds::Options { compat_purify: true, compat_float_mod: true };
+        let ctx = loopir_bounds::Ctx::with_options(options);
+        ctx.seed_t(next_temp);
+        let scope = loopir_bounds::Scope::new();
+        let func_bounds = loopir_bounds::FuncValueBounds::default();
+        let boxes =
+            loopir_bounds::boxes_touched(&ctx, stmt, &scope, &func_bounds).map_err(|e| e.to_string())?;
+        let finite = |b: &loopir_bounds::Bound| match b {
+            loopir_bounds::Bound::Finite(e) => Some(e.clone()),
+            _ => None,
+        };
+        Ok(boxes
+            .iter()
+            .map(|(name, region)| {
+                let dims = region
+                    .bounds
+                    .iter()
+                    .map(|i| TouchedInterval { min: finite(&i.min), max: finite(&i.max) })
+                    .collect();
+                (name.to_string(), TouchedBox { dims })
+            })
+            .collect())
     }
 }
 
@@ -83,7 +102,7 @@ impl RecordedBoxes {
 }
 
 impl BoxAnalysis for RecordedBoxes {
-    fn boxes_touched(&self, _stmt: &Stmt) -> Result<HashMap<String, TouchedBox>, String> {
+    fn boxes_touched(&self, _stmt: &Stmt, _next_temp: u64) -> Result<HashMap<String, TouchedBox>, String> {
         Ok(self.boxes.clone())
     }
 }

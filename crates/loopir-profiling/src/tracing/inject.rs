@@ -59,6 +59,11 @@ impl<'a> Injector<'a> {
         }
     }
 
+    /// The number the next `t<N>` temporary would get.
+    pub(crate) fn next_temp(&self) -> u64 {
+        self.names.peek_temp()
+    }
+
     fn fail(&mut self, e: TracingError) {
         if self.error.is_none() {
             self.error = Some(e);

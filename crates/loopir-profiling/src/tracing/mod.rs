@@ -162,7 +162,8 @@ pub fn inject_tracing_with(
     }
 
     if !(injector.funcs_touched.is_empty() && injector.images_touched.is_empty()) {
-        let boxes = options.boxes.boxes_touched(&s).map_err(TracingError::BoxAnalysis)?;
+        let boxes =
+            options.boxes.boxes_touched(&s, injector.next_temp()).map_err(TracingError::BoxAnalysis)?;
         let type_and_dim =
             |s: Stmt, owner: &str, types: &[Option<loopir::Type>]| -> Result<Stmt, TracingError> {
                 let b =

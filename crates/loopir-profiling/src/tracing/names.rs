@@ -27,6 +27,11 @@ impl NameGen {
         name(&format!("t{n}"))
     }
 
+    /// The number the next temporary will get.
+    pub(crate) fn peek_temp(&self) -> u64 {
+        self.next_temp
+    }
+
     /// The next parallel-task scope name.
     pub(crate) fn task(&mut self) -> Name {
         let n = self.next_task;
