@@ -127,6 +127,7 @@ fn every_case_exact() {
 fn box_differences() {
     let show = |e: &Option<loopir::Expr>| e.as_ref().map_or("unbounded".to_owned(), |e| e.to_string());
     let mut report = Vec::new();
+    let mut tally = std::collections::BTreeMap::new();
     for dir in trace_cases() {
         let case = load(&dir).expect("loads");
         let out = inject_tracing(&case.input, &case.env).expect("instruments");
@@ -141,8 +142,10 @@ fn box_differences() {
                 for (end, a, b) in [("min", &wi.min, &gi.min), ("max", &wi.max, &gi.max)] {
                     if show(a) != show(b) {
                         differs = true;
+                        let verdict = compare_ends(end, a, b);
+                        *tally.entry(verdict).or_insert(0usize) += 1;
                         report.push(format!(
-                            "{} {name} dim {d} {end}:\n  reference:     {}\n  loopir-bounds: {}",
+                            "{} {name} dim {d} {end} [{verdict}]:\n  reference:     {}\n  loopir-bounds: {}",
                             case.name,
                             show(a),
                             show(b)
@@ -154,7 +157,34 @@ fn box_differences() {
         let listed = TEXTUAL_BOX_DIFFERENCES.contains(&case.name.as_str());
         assert_eq!(differs, listed, "{}: box differences do not match the list", case.name);
     }
-    println!("{} differing box ends:\n{}", report.len(), report.join("\n"));
+    println!("{} differing box ends {tally:?}:\n{}", report.len(), report.join("\n"));
+}
+
+/// How `loopir-bounds`' end `b` relates to the reference's `a`, as far as its prover can
+/// tell: equal, looser (a sound superset), tighter, or unknown.
+fn compare_ends(end: &str, a: &Option<loopir::Expr>, b: &Option<loopir::Expr>) -> &'static str {
+    let (Some(a), Some(b)) = (a, b) else { return "boundedness differs" };
+    let ctx = loopir_bounds::Ctx::new();
+    let scope = loopir_bounds::Scope::new();
+    let prove = |c: Result<loopir::Expr, loopir::IrError>| {
+        c.is_ok_and(|c| loopir_bounds::can_prove(&ctx, &c, &scope))
+    };
+    if prove(loopir::Expr::eq(a.clone(), b.clone())) {
+        return "proved equal";
+    }
+    // For a min end, a smaller value is looser; for a max end, a larger one.
+    let (looser, tighter) = if end == "min" {
+        (loopir::Expr::le(b.clone(), a.clone()), loopir::Expr::ge(b.clone(), a.clone()))
+    } else {
+        (loopir::Expr::ge(b.clone(), a.clone()), loopir::Expr::le(b.clone(), a.clone()))
+    };
+    if prove(looser) {
+        "proved looser"
+    } else if prove(tighter) {
+        "proved tighter"
+    } else {
+        "not proved either way"
+    }
 }
 
 #[test]

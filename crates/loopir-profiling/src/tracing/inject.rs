@@ -6,6 +6,7 @@
 //! arguments before its values before its predicate; a Realize's bounds, then its body,
 //! then its condition; an Allocate's extents, body, condition, then custom allocator.
 
+use loopir::equality::with_stack;
 use loopir::mutate::{Mutator, mutate_exprs, walk_expr, walk_stmt};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Range, Stmt, StmtKind, Type, name};
 
@@ -455,6 +456,16 @@ impl<'a> Injector<'a> {
 
 impl Mutator for Injector<'_> {
     fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        with_stack(|| self.rewrite_expr(e))
+    }
+
+    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+        with_stack(|| self.rewrite_stmt(s))
+    }
+}
+
+impl Injector<'_> {
+    fn rewrite_expr(&mut self, e: &Expr) -> Expr {
         if self.error.is_some() {
             return e.clone();
         }
@@ -470,7 +481,7 @@ impl Mutator for Injector<'_> {
         }
     }
 
-    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+    fn rewrite_stmt(&mut self, s: &Stmt) -> Stmt {
         if self.error.is_some() {
             return s.clone();
         }
