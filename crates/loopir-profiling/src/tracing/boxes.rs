@@ -2,8 +2,8 @@
 //!
 //! The pass does not analyse boxes itself: it asks a [`BoxAnalysis`] once, over the
 //! instrumented statement. The default, [`BoundsCrateBoxes`], is the single call into
-//! `loopir-bounds`' `boxes_touched`; [`RecordedBoxes`] serves boxes computed elsewhere (tests, tools that
-//! already ran the analysis).
+//! `loopir-bounds`' `boxes_touched`; [`RecordedBoxes`] serves boxes computed elsewhere
+//! (tests, tools that already ran the analysis).
 
 use std::collections::HashMap;
 
