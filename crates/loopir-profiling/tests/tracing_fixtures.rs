@@ -6,13 +6,15 @@
 //! * `#!env <json>` — the [`TraceEnv`] (several lines are concatenated);
 //! * `#!box <name>: [min, max], [min, max], ...` — the touched box of a traced name, for its
 //!   `func_type_and_dim` tag (`[*, *]` for an unbounded dimension). The box component is
-//!   isolated this way (spec §8.4) until `loopir-bounds` provides `boxes_touched`;
+//!   isolated this way (spec §8.4), so that these snapshots pin the pass and not the
+//!   simplifier of `loopir-bounds` (the oracle test covers the real analysis);
 //! * `#!options first_temp=N first_task=N` — name counters.
 //!
 //! The rest is the input statement, in printed (lossless) form. Snapshots print the output
-//! losslessly too, so reads of tuple elements above 0 show as `f(x)[1]`. Fixtures named `checker_*` hold already instrumented IR
-//! and pin the hierarchy checker's verdict instead. Every pass output is also run through
-//! the checker, and its verdict is part of the snapshot.
+//! losslessly too, so reads of tuple elements above 0 show as `f(x)[1]`. Fixtures named
+//! `checker_*` hold already instrumented IR and pin the hierarchy checker's verdict
+//! instead. Every pass output is also run through the checker, and its verdict is part of
+//! the snapshot.
 
 mod tracing_support;
 
