@@ -21,3 +21,5 @@ pub use profiling::{
     Entry, EntryKind, EntryTable, EnvError, FuncEnv, FuncInfo, ProfileOptions, Profiled, ProfilingError,
     inject_profiling,
 };
+pub mod tracing;
+pub use tracing::{TraceEnv, TracingError, check_trace_hierarchy, inject_tracing};
