@@ -24,6 +24,8 @@ enum Command {
     Fmt(commands::fmt::FmtArgs),
     /// Instrument a `.stmt` file for Halide's sampling profiler.
     Profile(commands::profile::ProfileArgs),
+    /// Instrument a `.stmt` file with tracing events, or check the events it has.
+    Trace(commands::trace::TraceArgs),
     /// Run loopir on a built-in example pipeline and show what each step does.
     Demo,
 }
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Profile(args) => commands::profile::run(&args),
+        Command::Trace(args) => commands::trace::run(&args),
         Command::Demo => commands::demo::run(),
     };
     match result {

@@ -3,6 +3,7 @@
 pub mod demo;
 pub mod fmt;
 pub mod profile;
+pub mod trace;
 
 use std::io::Read;
 use std::path::PathBuf;
