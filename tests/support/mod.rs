@@ -6,7 +6,12 @@ use std::path::{Path, PathBuf};
 /// The oracle's `cases` directory (`<repo>/../shared/oracle/cases`).
 pub fn oracle_cases() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [root.join("../shared/oracle/cases"), root.join("shared/oracle/cases")];
+    // `../shared` from a checkout beside it; `../../shared` from a worktree under `<dir>/wt/`.
+    let candidates = [
+        root.join("../shared/oracle/cases"),
+        root.join("shared/oracle/cases"),
+        root.join("../../shared/oracle/cases"),
+    ];
     for c in &candidates {
         if c.is_dir() {
             return c.clone();

@@ -22,6 +22,10 @@ struct Cli {
 enum Command {
     /// Parse a `.stmt` file and print it back (Halide's exact text).
     Fmt(commands::fmt::FmtArgs),
+    /// Instrument a `.stmt` file for Halide's sampling profiler.
+    Profile(commands::profile::ProfileArgs),
+    /// Instrument a `.stmt` file with tracing events, or check the events it has.
+    Trace(commands::trace::TraceArgs),
     /// Run loopir on a built-in example pipeline and show what each step does.
     Demo,
 }
@@ -30,6 +34,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Fmt(args) => commands::fmt::run(&args),
+        Command::Profile(args) => commands::profile::run(&args),
+        Command::Trace(args) => commands::trace::run(&args),
         Command::Demo => commands::demo::run(),
     };
     match result {

@@ -63,3 +63,70 @@ fn demo_runs() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("byte-identical"), "{text}");
 }
+
+fn oracle_case(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/cases").join(name)
+}
+
+#[test]
+fn profile_reproduces_an_oracle_case_and_reports_timings() {
+    let case = oracle_case("two_stage_root.cpu");
+    let env = case.join("profile.env.json");
+    let input = std::fs::read(case.join("profile.input.stmt")).expect("oracle input");
+    let expected = std::fs::read(case.join("profile.expected.stmt")).expect("oracle output");
+    let env = env.to_string_lossy().into_owned();
+    let out = loopir(&["profile", "--env", &env, "--repeat", "3", "--timings", "-"], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, expected);
+    let timings = String::from_utf8_lossy(&out.stderr);
+    let line = timings.trim();
+    assert!(line.starts_with("{\"parse_ns\": ") && line.ends_with(", \"repeat\": 3}"), "{line}");
+    assert_eq!(timings.lines().count(), 1, "exactly one JSON object: {timings}");
+}
+
+#[test]
+fn profile_prints_the_entry_tree_and_json() {
+    let stmt = b"produce out {\n produce f {\n  f[0] = 1\n }\n out[0] = f[0]\n}\n";
+    let out = loopir(&["profile", "--pipeline", "p", "--entries"], stmt);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(tree.ends_with("out\n└f\n"), "{tree}");
+    let out = loopir(&["profile", "--pipeline", "p", "--json"], stmt);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\"ir_name\": \"f\""));
+}
+
+#[test]
+fn profile_needs_a_pipeline_name() {
+    let out = loopir(&["profile"], b"produce f {\n f[0] = 1\n}\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--pipeline"));
+}
+
+#[test]
+fn trace_reproduces_an_oracle_case_and_its_output_passes_the_checker() {
+    let case = oracle_case("serial_chain.trace");
+    let env = case.join("trace.env.json").to_string_lossy().into_owned();
+    let input = std::fs::read(case.join("trace.input.stmt")).expect("oracle input");
+    let expected = std::fs::read(case.join("trace.expected.stmt")).expect("oracle output");
+    let out = loopir(&["trace", "--env", &env], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, expected);
+    let checked = loopir(&["trace", "--check"], &out.stdout);
+    assert_eq!(checked.status.code(), Some(0), "{}", String::from_utf8_lossy(&checked.stderr));
+}
+
+#[test]
+fn trace_check_reports_a_load_parented_to_the_loaded_funcs_consume() {
+    // The pre-fix parentage: the load of `f` names `f`'s consume event as its parent,
+    // though it sits inside `g`'s produce event.
+    let stmt = b"let f.trace_id = 0
+let f.consume.trace_id = 0
+let g.trace_id = 0
+let g.produce.trace_id = 0
+g(0) = halide_trace_helper(\"f\", (void *)make_struct(f(0)), (int32_t *)make_struct(0), 0, 16, 1, 0, f.consume.trace_id, 1, 1, 0, \"\")
+";
+    let out = loopir(&["trace", "--check"], stmt);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("violation"));
+}

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use loopir::{parse_stmt, stmt_to_string};
+use loopir_profiling::{FuncEnv, FuncInfo, ProfileOptions, inject_profiling};
 
 /// A two-stage blur as Halide lowers it just before instrumentation: `blur_x` is computed
 /// per row of `out` inside a parallel loop.
@@ -23,5 +24,18 @@ pub fn run() -> Result<ExitCode, String> {
     if reprinted != DEMO_STMT {
         return Ok(ExitCode::from(1));
     }
+    println!();
+
+    let env = FuncEnv::new()
+        .with(FuncInfo::new("blur_x"))
+        .with(FuncInfo::new("input_im").with_display_name("input (input)"))
+        .with(FuncInfo::new("out"));
+    let profiled =
+        inject_profiling(&stmt, "blur", &env, &ProfileOptions::default()).map_err(|e| e.to_string())?;
+    println!("== inject_profiling: the instrumented statement ==");
+    print!("{}", stmt_to_string(&profiled.stmt));
+    println!();
+    println!("== inject_profiling: the profiler report's entries ==");
+    print!("{}", profiled.entries.render_tree());
     Ok(ExitCode::SUCCESS)
 }

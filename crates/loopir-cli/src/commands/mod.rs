@@ -2,6 +2,8 @@
 
 pub mod demo;
 pub mod fmt;
+pub mod profile;
+pub mod trace;
 
 use std::io::Read;
 use std::path::PathBuf;

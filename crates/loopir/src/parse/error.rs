@@ -85,7 +85,7 @@ impl ParseError {
             column,
             expected,
             found,
-            source_line: String::from_utf8_lossy(&src[line_start..line_end]).into_owned(),
+            source_line: visible(&String::from_utf8_lossy(&src[line_start..line_end])),
         }
     }
 
@@ -114,6 +114,19 @@ impl ParseError {
     }
 }
 
+/// `text` with control characters other than TAB shown as their Unicode control pictures
+/// (NUL as `␀`, CR as `␍`), one character each so that caret columns stay aligned.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' => c,
+            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or(c),
+            '\u{7f}' => '\u{2421}',
+            _ => c,
+        })
+        .collect()
+}
+
 fn describe_found(rest_of_line: &[u8], at_eof: bool) -> String {
     if at_eof {
         return "end of input".into();
@@ -122,7 +135,7 @@ fn describe_found(rest_of_line: &[u8], at_eof: bool) -> String {
         None => "end of line".into(),
         Some(0) => "a NUL byte".into(),
         Some(_) => {
-            let text = String::from_utf8_lossy(rest_of_line);
+            let text = visible(&String::from_utf8_lossy(rest_of_line));
             let excerpt: String = text.chars().take(24).collect();
             let more = if text.chars().count() > 24 { "…" } else { "" };
             format!("`{excerpt}{more}`")

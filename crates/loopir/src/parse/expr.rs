@@ -79,8 +79,66 @@ pub(crate) fn retype(e: &Expr, ty: Type) -> Expr {
     })
 }
 
+/// Rounds `v` to the nearest value with `precision` significand bits and a smallest
+/// normal exponent `min_exp`, ties to even (overflow gives infinity). Used for the 16-bit
+/// float immediates, whose stored value is the exact widening of the narrow value.
+fn round_to_narrow_float(v: f64, precision: i32, min_exp: i32, max_exp: i32) -> f64 {
+    if !v.is_finite() || v == 0.0 {
+        return v;
+    }
+    let a = v.abs();
+    let exp = (((a.to_bits() >> 52) & 0x7ff) as i32 - 1023).max(min_exp);
+    let quantum = 2f64.powi(exp - (precision - 1));
+    let r = (a / quantum).round_ties_even() * quantum;
+    let r = if r >= 2f64.powi(max_exp + 1) { f64::INFINITY } else { r };
+    r.copysign(v)
+}
+
+/// The float16 nearest to `v`, as a double.
+pub(crate) fn round_to_f16(v: f64) -> f64 {
+    round_to_narrow_float(v, 11, -14, 15)
+}
+
+/// The bfloat16 nearest to `v`, as a double.
+pub(crate) fn round_to_bf16(v: f64) -> f64 {
+    round_to_narrow_float(v, 8, -126, 127)
+}
+
+/// An `h` immediate (or a broadcast of one) read as float16, retyped to bfloat16 with
+/// `lanes` lanes: both print the same, so a bfloat16 sibling decides (spec E7).
+fn as_bfloat16(e: &Expr, lanes: u16) -> Option<Expr> {
+    let t = e.ty();
+    if t.code() != TypeCode::Float || t.bits() != 16 || t.lanes() != lanes {
+        return None;
+    }
+    match e.kind() {
+        ExprKind::FloatImm(v) => {
+            Some(Expr::from_node_unchecked(Type::bfloat(16, 1), ExprKind::FloatImm(round_to_bf16(*v))))
+        }
+        ExprKind::Broadcast { value, lanes: l } => {
+            let v = as_bfloat16(value, value.ty().lanes())?;
+            Some(Expr::from_node_unchecked(
+                Type::bfloat(16, lanes),
+                ExprKind::Broadcast { value: v, lanes: *l },
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// Makes two operands agree in type when one of them was only guessed.
 fn unify(a: Typed, b: Typed) -> (Expr, Expr, bool) {
+    let is_bf16 = |e: &Expr| e.ty().code() == TypeCode::BFloat && e.ty().bits() == 16;
+    if is_bf16(&a.e)
+        && let Some(nb) = as_bfloat16(&b.e, a.e.ty().lanes())
+    {
+        return (a.e, nb, true);
+    }
+    if is_bf16(&b.e)
+        && let Some(na) = as_bfloat16(&a.e, b.e.ty().lanes())
+    {
+        return (na, b.e, true);
+    }
     if a.e.ty() == b.e.ty() || a.sure == b.sure {
         let s = a.sure || b.sure;
         return (a.e, b.e, s);
@@ -315,7 +373,7 @@ impl<'a> Parser<'a> {
             let (ty, v) = if self.eat("f") {
                 (Type::float(32, 1), text.parse::<f32>().map_err(|_| bad(self))? as f64)
             } else if self.eat("h") {
-                (Type::float(16, 1), text.parse::<f64>().map_err(|_| bad(self))?)
+                (Type::float(16, 1), round_to_f16(text.parse::<f64>().map_err(|_| bad(self))?))
             } else {
                 (Type::float(64, 1), text.parse::<f64>().map_err(|_| bad(self))?)
             };
@@ -532,13 +590,33 @@ impl<'a> Parser<'a> {
                 self.pos = save;
             }
         }
-        let call_type = self.call_type_of(&name);
+        let mut call_type = self.call_type_of(&name);
+        // An intrinsic `bitwise_or/and/xor` of two operands prints infix and `bitwise_not` of
+        // one prints `~(...)`: written as a call, the callee is an extern of the same name.
+        let infix_arity = match name.as_ref() {
+            "bitwise_or" | "bitwise_and" | "bitwise_xor" => Some(2),
+            "bitwise_not" => Some(1),
+            _ => None,
+        };
+        if infix_arity == Some(args.len())
+            && matches!(call_type, CallType::PureIntrinsic | CallType::Intrinsic)
+        {
+            call_type = CallType::Extern;
+        }
         let (ty, is_sure) = match prefix {
             Some(t) => (t, true),
             None => match self.binding(&name) {
                 Some(Binding::Func) | None if self.env.funcs.contains_key(name.as_ref()) => {
                     match self.env.funcs.get(name.as_ref()).and_then(|t| t.get(value_index as usize)) {
                         Some(t) => (*t, true),
+                        None => (Type::INT32, false),
+                    }
+                }
+                // A realized Func whose Provide was already read (the producer precedes its
+                // consumers): that value's type, still open to a sibling's sure type.
+                Some(Binding::Func) => {
+                    match self.provided_types.get(&name).and_then(|t| t.get(value_index as usize)) {
+                        Some(t) => (*t, false),
                         None => (Type::INT32, false),
                     }
                 }
@@ -842,5 +920,25 @@ impl<'a> Parser<'a> {
             },
         );
         Ok(Typed { e, sure: is_sure })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{round_to_bf16, round_to_f16};
+
+    #[test]
+    fn sixteen_bit_floats_round_to_nearest_even() {
+        assert_eq!(round_to_f16(0.1), 0.0999755859375);
+        assert_eq!(round_to_f16(0.099976), 0.0999755859375);
+        assert_eq!(round_to_f16(65504.0), 65504.0);
+        assert_eq!(round_to_f16(65519.0), 65504.0);
+        assert_eq!(round_to_f16(65520.0), f64::INFINITY);
+        assert_eq!(round_to_f16(2f64.powi(-24)), 2f64.powi(-24));
+        assert_eq!(round_to_f16(2f64.powi(-25)), 0.0);
+        assert_eq!(round_to_f16(-1.5 * 2f64.powi(-24)), -2f64.powi(-23));
+        assert_eq!(round_to_bf16(0.1), 0.10009765625);
+        assert_eq!(round_to_bf16(1e-10), 1.71875 * 2f64.powi(-34));
+        assert!(round_to_f16(f64::NAN).is_nan());
     }
 }

@@ -720,6 +720,7 @@ impl<'a> Parser<'a> {
     }
 
     fn fork(&mut self, n: usize) -> Result<Item, ParseError> {
+        let start = self.pos;
         self.pos += "fork ".len();
         let mut tasks = Vec::new();
         while self.eat("{") {
@@ -731,7 +732,7 @@ impl<'a> Parser<'a> {
         }
         self.newline()?;
         if tasks.len() < 2 {
-            return Err(self.error(ParseErrorKind::InvalidNode, "a fork of at least two tasks"));
+            return Err(self.error_at(start, 4, ParseErrorKind::InvalidNode, "a fork of at least two tasks"));
         }
         // Fork(t1, Fork(t2, ... Fork(tk-1, tk))), as Halide builds it.
         let mut tasks = tasks.into_iter().rev();

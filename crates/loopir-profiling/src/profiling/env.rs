@@ -1,0 +1,193 @@
+//! What the profiling pass knows about Funcs beyond the IR: which names are Funcs, which
+//! of them opted out of profiling, and which have a display name for the report.
+
+use loopir::{Stmt, StmtKind};
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use super::error::EnvError;
+
+/// One Func of the environment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FuncInfo {
+    /// The Func's IR name (the name of its produce/consume nodes).
+    pub name: String,
+    /// The name the profiler report shows instead (e.g. `input (input)`, `d.in(e)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+    /// False for a Func marked not to be profiled (`Func::no_profiling()`).
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub profile: bool,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+impl FuncInfo {
+    /// A profiled Func shown under its own name.
+    pub fn new(name: impl Into<String>) -> FuncInfo {
+        FuncInfo { name: name.into(), display_name: None, profile: true }
+    }
+    /// This Func, shown in the report as `display_name`.
+    pub fn with_display_name(mut self, display_name: impl Into<String>) -> FuncInfo {
+        self.display_name = Some(display_name.into());
+        self
+    }
+    /// This Func, marked not to be profiled.
+    pub fn not_profiled(mut self) -> FuncInfo {
+        self.profile = false;
+        self
+    }
+}
+
+/// The `profile.env.json` document: the pipeline name and the Funcs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+struct EnvDocument {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pipeline: Option<String>,
+    funcs: Vec<FuncInfo>,
+}
+
+/// The Funcs of a pipeline, by IR name, in the order they were listed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FuncEnv {
+    funcs: Vec<FuncInfo>,
+    index: FxHashMap<String, usize>,
+    pipeline: Option<String>,
+}
+
+impl FuncEnv {
+    /// An environment with no Funcs (every name classifies as "not a Func").
+    pub fn new() -> FuncEnv {
+        FuncEnv::default()
+    }
+
+    /// Adds a Func; a Func of the same name is replaced.
+    pub fn insert(&mut self, func: FuncInfo) {
+        match self.index.get(&func.name) {
+            Some(&i) => self.funcs[i] = func,
+            None => {
+                self.index.insert(func.name.clone(), self.funcs.len());
+                self.funcs.push(func);
+            }
+        }
+    }
+
+    /// This environment with `func` added (builder style).
+    pub fn with(mut self, func: FuncInfo) -> FuncEnv {
+        self.insert(func);
+        self
+    }
+
+    /// Reads the `profile.env.json` schema:
+    /// `{"pipeline": "out", "funcs": [{"name": "f", "display_name": "…", "profile": false}]}`.
+    /// The pipeline name, if present, is available from [`FuncEnv::pipeline_name`].
+    pub fn from_json(text: &str) -> Result<FuncEnv, EnvError> {
+        let doc: EnvDocument = serde_json::from_str(text)?;
+        let mut env = FuncEnv { pipeline: doc.pipeline, ..FuncEnv::default() };
+        for f in doc.funcs {
+            if env.index.contains_key(&f.name) {
+                return Err(EnvError::DuplicateFunc(f.name));
+            }
+            env.insert(f);
+        }
+        Ok(env)
+    }
+
+    /// Writes the environment in the `profile.env.json` schema.
+    pub fn to_json(&self) -> String {
+        let doc = EnvDocument { pipeline: self.pipeline.clone(), funcs: self.funcs.clone() };
+        // Serialising plain strings and booleans into a String cannot fail.
+        serde_json::to_string_pretty(&doc).unwrap_or_default()
+    }
+
+    /// The environment a statement implies when nothing else is known: every name that
+    /// appears on a produce or consume node is a profiled Func, shown under its own name.
+    pub fn infer_from_stmt(stmt: &Stmt) -> FuncEnv {
+        let mut env = FuncEnv::new();
+        let mut work = vec![stmt.clone()];
+        while let Some(s) = work.pop() {
+            if let StmtKind::ProducerConsumer { name, .. } = s.kind()
+                && !env.contains(name)
+            {
+                env.insert(FuncInfo::new(name.as_ref()));
+            }
+            // Push children in reverse so that Funcs are listed in walk order.
+            let before = work.len();
+            for_each_child_stmt(&s, |c| work.push(c.clone()));
+            work[before..].reverse();
+        }
+        env
+    }
+
+    /// The pipeline name the environment file gave, if any.
+    pub fn pipeline_name(&self) -> Option<&str> {
+        self.pipeline.as_deref()
+    }
+
+    /// Sets the pipeline name carried with the environment.
+    pub fn set_pipeline_name(&mut self, name: impl Into<String>) {
+        self.pipeline = Some(name.into());
+    }
+
+    /// The Func named exactly `name`.
+    pub fn get(&self, name: &str) -> Option<&FuncInfo> {
+        self.index.get(name).map(|&i| &self.funcs[i])
+    }
+
+    /// Whether a Func is named exactly `name`.
+    pub fn contains(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+
+    /// The Funcs, in the order they were added.
+    pub fn iter(&self) -> impl Iterator<Item = &FuncInfo> {
+        self.funcs.iter()
+    }
+
+    /// The number of Funcs.
+    pub fn len(&self) -> usize {
+        self.funcs.len()
+    }
+
+    /// Whether there are no Funcs.
+    pub fn is_empty(&self) -> bool {
+        self.funcs.is_empty()
+    }
+}
+
+/// Calls `f` on each direct child statement of `s`, in walk order.
+pub(crate) fn for_each_child_stmt(s: &Stmt, mut f: impl FnMut(&Stmt)) {
+    match s.kind() {
+        StmtKind::LetStmt { body, .. }
+        | StmtKind::ProducerConsumer { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::Allocate { body, .. }
+        | StmtKind::Realize { body, .. }
+        | StmtKind::Prefetch { body, .. }
+        | StmtKind::Acquire { body, .. }
+        | StmtKind::Atomic { body, .. }
+        | StmtKind::HoistedStorage { body, .. } => f(body),
+        StmtKind::Block(stmts) => stmts.iter().for_each(f),
+        StmtKind::Fork { first, rest } => {
+            f(first);
+            f(rest);
+        }
+        StmtKind::IfThenElse { then_case, else_case, .. } => {
+            f(then_case);
+            if let Some(e) = else_case {
+                f(e);
+            }
+        }
+        StmtKind::AssertStmt { .. }
+        | StmtKind::Store { .. }
+        | StmtKind::Provide { .. }
+        | StmtKind::Free { .. }
+        | StmtKind::Evaluate(_) => {}
+    }
+}

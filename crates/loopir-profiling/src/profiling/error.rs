@@ -1,0 +1,98 @@
+//! The ways `inject_profiling` can refuse its input.
+//!
+//! Each variant corresponds to an input on which the reference compiler would trip an
+//! internal assertion, read out of bounds or raise a user error. The message names the
+//! offending node (as it prints in `.stmt` text) and says what the pass expected instead.
+
+use loopir::IrError;
+
+/// Why profiling could not be injected into a statement.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ProfilingError {
+    /// A `free` whose buffer has no enclosing `allocate` (the pass needs the size recorded
+    /// at the allocation to bill the release).
+    #[error("`free {name}` has no enclosing `allocate {name}`; every Free must sit inside its Allocate")]
+    FreeWithoutAllocate {
+        /// The freed buffer.
+        name: String,
+    },
+
+    /// A produce/consume or allocation name that begins with `.` and is not itself a Func:
+    /// its Func prefix (the text before the first `.`) would be empty.
+    #[error("`{node}`: the name `{name}` starts with `.`, so the Func it belongs to cannot be determined")]
+    NameStartsWithDot {
+        /// The node kind and name as printed, e.g. `allocate .x`.
+        node: String,
+        /// The name.
+        name: String,
+    },
+
+    /// A `halide_copy_to_host` / `halide_copy_to_device` call bound by a `let` has no arguments.
+    #[error(
+        "`{node}`: {callee} is called with no arguments; expected the buffer variable `<func>.buffer` first"
+    )]
+    CopyWithoutArguments {
+        /// The let header, e.g. `let r = halide_copy_to_host()`.
+        node: String,
+        /// The callee.
+        callee: String,
+    },
+
+    /// The first argument of a copy call is not a variable named `<func>.buffer`.
+    #[error(
+        "`{node}`: the first argument of {callee} is `{argument}`; expected a variable named `<func>.buffer`"
+    )]
+    CopyBufferNotABufferVariable {
+        /// The let header.
+        node: String,
+        /// The callee.
+        callee: String,
+        /// The first argument as printed.
+        argument: String,
+    },
+
+    /// A copy-to-device call has no device-interface argument to reuse for the device sync.
+    #[error(
+        "`{node}`: halide_copy_to_device needs a device interface as its last argument, but has only the buffer"
+    )]
+    CopyToDeviceWithoutInterface {
+        /// The let header.
+        node: String,
+    },
+
+    /// The body of a copy `let` is not its error-check assert (alone or first in a block).
+    #[error(
+        "`{node}`: the body of a buffer-copy let must start with `assert({name} == 0, {name})`, found `{found}`"
+    )]
+    CopyWithoutAssert {
+        /// The let header.
+        node: String,
+        /// The let-bound result name.
+        name: String,
+        /// The first line of what was found instead.
+        found: String,
+    },
+
+    /// An allocation whose extents are all constant has more than 2³¹ − 1 elements.
+    #[error("`allocate {name}`: total size is constant but exceeds 2^31 - 1 elements")]
+    ConstantAllocationTooLarge {
+        /// The buffer.
+        name: String,
+    },
+
+    /// An IR node built by the pass was rejected by its constructor (a type the input
+    /// supplied did not fit where the pass had to put it).
+    #[error("could not build profiling IR: {0}")]
+    Ir(#[from] IrError),
+}
+
+/// Why a profiling environment could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum EnvError {
+    /// The JSON text did not match the `profile.env.json` schema.
+    #[error("invalid profiling environment JSON: {0}")]
+    Json(#[from] serde_json::Error),
+    /// The same Func is listed twice.
+    #[error("Func `{0}` is listed more than once in the profiling environment")]
+    DuplicateFunc(String),
+}

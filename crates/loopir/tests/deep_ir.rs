@@ -1,0 +1,285 @@
+//! Deep and long IR: a 1,000,000-statement block, a 300,000-binding LetStmt chain,
+//! 100,000-deep expressions (`+`, `select`, `min`) and 3,000 nested ifs. Each runs on a
+//! thread with an explicit 8 MiB stack and goes through parse, print, an identity
+//! mutator, a mutator that changes one leaf (the rest must stay shared), a visitor,
+//! structural equality and drop, none of which may overflow the stack.
+
+use std::fmt::Write as _;
+
+use loopir::mutate::walk_expr;
+use loopir::visit::{walk_expr as visit_walk_expr, walk_stmt as visit_walk_stmt};
+use loopir::{Expr, ExprKind, Mutator, Stmt, StmtKind, Visitor, parse_stmt};
+
+/// Runs `f` on a thread with an 8 MiB stack and propagates its panic.
+fn on_8mib_stack(name: &str, f: impl FnOnce() + Send + 'static) {
+    let handle = std::thread::Builder::new()
+        .name(name.to_owned())
+        .stack_size(8 << 20)
+        .spawn(f)
+        .expect("spawn a test thread");
+    if let Err(panic) = handle.join() {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+/// Leaves everything as it is.
+struct Identity;
+impl Mutator for Identity {}
+
+/// Renames one variable.
+struct Rename {
+    from: &'static str,
+    to: &'static str,
+    hits: usize,
+}
+
+impl Mutator for Rename {
+    fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        match e.kind() {
+            ExprKind::Variable(n) if n.as_ref() == self.from => {
+                self.hits += 1;
+                Expr::var(e.ty(), self.to)
+            }
+            _ => walk_expr(self, e),
+        }
+    }
+}
+
+/// Counts nodes. The default walk of a LetStmt chain visits the chain's first LetStmt and
+/// its final body as statements and reports each binding through `enter_let_stmt`.
+#[derive(Default)]
+struct Count {
+    exprs: usize,
+    stmts: usize,
+    lets: usize,
+}
+
+impl Visitor for Count {
+    fn visit_expr(&mut self, e: &Expr) {
+        self.exprs += 1;
+        visit_walk_expr(self, e)
+    }
+    fn visit_stmt(&mut self, s: &Stmt) {
+        self.stmts += 1;
+        visit_walk_stmt(self, s)
+    }
+    fn enter_let_stmt(&mut self, _name: &loopir::Name, _value: &Expr) {
+        self.lets += 1;
+    }
+}
+
+/// The common part of every case: parse, reprint exactly, identity mutation returns the
+/// same handle, a second parse is structurally equal but not shared, a visitor counts the
+/// expected nodes. Returns the parsed statement.
+fn parse_print_identity_visit(text: &str, expected: (usize, usize, usize)) -> Stmt {
+    let t0 = std::time::Instant::now();
+    let s = parse_stmt(text).unwrap_or_else(|e| panic!("parse: {e}"));
+    let printed = s.to_string();
+    assert!(printed == text, "the reprint differs (lengths {} and {})", printed.len(), text.len());
+    drop(printed);
+    let same = Identity.mutate_stmt(&s);
+    assert!(same.same_as(&s), "an identity mutator must return the original handle");
+    let again = parse_stmt(text).expect("parses twice");
+    assert!(!again.same_as(&s));
+    assert!(again == s, "two parses of one text are structurally equal");
+    drop(again);
+    let mut count = Count::default();
+    count.visit_stmt(&s);
+    assert_eq!((count.stmts, count.lets, count.exprs), expected, "visited (stmts, let bindings, exprs)");
+    eprintln!("parse, print, identity, equality, visit: {:?}", t0.elapsed());
+    s
+}
+
+#[test]
+fn a_million_statement_block_survives_every_walk() {
+    on_8mib_stack("block", || {
+        const N: usize = 1_000_000;
+        let mut text = String::with_capacity(N * 12);
+        for i in 0..N {
+            let arg = if i == N / 2 { "x".to_owned() } else { i.to_string() };
+            let _ = writeln!(text, "f({arg})");
+        }
+        // 1 Block + N Evaluates; each Evaluate holds a Call and its argument.
+        let s = parse_print_identity_visit(&text, (N + 1, 0, 2 * N));
+        let StmtKind::Block(stmts) = s.kind() else { panic!("expected a Block, got another node") };
+        assert_eq!(stmts.len(), N);
+
+        let mut m = Rename { from: "x", to: "y", hits: 0 };
+        let t = m.mutate_stmt(&s);
+        assert_eq!(m.hits, 1);
+        let StmtKind::Block(new_stmts) = t.kind() else { panic!("the mutated block is a Block") };
+        assert_eq!(new_stmts.len(), N);
+        for (i, (a, b)) in stmts.iter().zip(new_stmts).enumerate() {
+            assert_eq!(a.same_as(b), i != N / 2, "statement {i} shared iff unchanged");
+        }
+        assert!(t != s, "the renamed block differs structurally");
+        drop(t);
+        drop(s);
+    });
+}
+
+#[test]
+fn a_300k_let_chain_survives_every_walk() {
+    on_8mib_stack("lets", || {
+        const N: usize = 300_000;
+        let mut text = String::with_capacity(N * 24);
+        text.push_str("let t0 = x\n");
+        for i in 1..N {
+            let _ = writeln!(text, "let t{i} = t{} + 1", i - 1);
+        }
+        let _ = writeln!(text, "f(t{}, x)", N - 1);
+        // The chain's head and the final Evaluate as statements, N bindings; values:
+        // 1 + 3 (N-1); the call: 3.
+        let s = parse_print_identity_visit(&text, (2, N, 1 + 3 * (N - 1) + 3));
+
+        // Rename the `x` of the final call only: every binding's value stays shared.
+        let mut m = Rename { from: "x", to: "y", hits: 0 };
+        let t = m.mutate_stmt(&s);
+        assert_eq!(m.hits, 2, "x occurs in t0's value and in the call");
+        let (mut a, mut b) = (s.clone(), t.clone());
+        let mut depth = 0;
+        while let (
+            StmtKind::LetStmt { value: va, body: ba, .. },
+            StmtKind::LetStmt { value: vb, body: bb, .. },
+        ) = (a.kind(), b.kind())
+        {
+            assert_eq!(va.same_as(vb), depth > 0, "value of binding {depth} shared iff unchanged");
+            let (na, nb) = (ba.clone(), bb.clone());
+            a = na;
+            b = nb;
+            depth += 1;
+        }
+        assert_eq!(depth, N);
+        assert!(t != s);
+        drop((a, b, t));
+        drop(s);
+    });
+}
+
+/// Checks a deep expression's spine: `next` gives the child that continues the spine and
+/// the children that must be shared between the original and the mutated tree.
+fn check_spine(orig: &Expr, new: &Expr, depth: usize, next: impl Fn(&Expr) -> Option<(Expr, Vec<Expr>)>) {
+    let (mut a, mut b) = (orig.clone(), new.clone());
+    for level in 0..depth {
+        assert!(!a.same_as(&b), "level {level} is on the changed path");
+        let (Some((na, sa)), Some((nb, sb))) = (next(&a), next(&b)) else {
+            panic!("the spine ends early at level {level}")
+        };
+        assert_eq!(sa.len(), sb.len());
+        for (x, y) in sa.iter().zip(&sb) {
+            assert!(x.same_as(y), "an unchanged operand at level {level} is shared");
+        }
+        a = na;
+        b = nb;
+    }
+    assert!(matches!(a.kind(), ExprKind::Variable(n) if n.as_ref() == "x"));
+    assert!(matches!(b.kind(), ExprKind::Variable(n) if n.as_ref() == "y"));
+}
+
+fn deep_expression_case(
+    text: &str,
+    depth: usize,
+    exprs: usize,
+    next: impl Fn(&Expr) -> Option<(Expr, Vec<Expr>)>,
+) {
+    let s = parse_print_identity_visit(text, (1, 0, exprs));
+    let StmtKind::Evaluate(e) = s.kind() else { panic!("an expression statement is an Evaluate") };
+    let mut m = Rename { from: "x", to: "y", hits: 0 };
+    let t = m.mutate_stmt(&s);
+    assert_eq!(m.hits, 1);
+    let StmtKind::Evaluate(e2) = t.kind() else { panic!("still an Evaluate") };
+    check_spine(e, e2, depth, next);
+    assert!(e != e2 && t != s);
+    let printed = t.to_string();
+    assert_eq!(printed.matches('y').count(), 1);
+    drop(t);
+    drop(s);
+}
+
+const DEPTH: usize = 100_000;
+
+#[test]
+fn a_100k_deep_sum_survives_every_walk() {
+    on_8mib_stack("sum", || {
+        // ((x + 1) + 1) + ... + 1 with DEPTH additions; the outermost one is bare.
+        let mut text = String::with_capacity(DEPTH * 8);
+        text.push_str(&"(".repeat(DEPTH - 1));
+        text.push_str("x + 1");
+        text.push_str(&") + 1".repeat(DEPTH - 1));
+        text.push('\n');
+        deep_expression_case(&text, DEPTH, 2 * DEPTH + 1, |e| match e.kind() {
+            ExprKind::Binary(_, a, b) => Some((a.clone(), vec![b.clone()])),
+            _ => None,
+        });
+    });
+}
+
+#[test]
+fn a_100k_deep_select_nest_survives_every_walk() {
+    on_8mib_stack("select", || {
+        // select(c, select(c, ... x ..., 0), 0)
+        let mut text = String::with_capacity(DEPTH * 24);
+        text.push_str(&"select((uint1)c, ".repeat(DEPTH));
+        text.push('x');
+        text.push_str(&", 0)".repeat(DEPTH));
+        text.push('\n');
+        deep_expression_case(&text, DEPTH, 3 * DEPTH + 1, |e| match e.kind() {
+            ExprKind::Select(c, t, f) => Some((t.clone(), vec![c.clone(), f.clone()])),
+            _ => None,
+        });
+    });
+}
+
+#[test]
+fn a_100k_deep_min_nest_survives_every_walk() {
+    on_8mib_stack("min", || {
+        // min(min(... min(x, 0) ..., 0), 0)
+        let mut text = String::with_capacity(DEPTH * 10);
+        text.push_str(&"min(".repeat(DEPTH));
+        text.push('x');
+        text.push_str(&", 0)".repeat(DEPTH));
+        text.push('\n');
+        deep_expression_case(&text, DEPTH, 2 * DEPTH + 1, |e| match e.kind() {
+            ExprKind::Binary(_, a, b) => Some((a.clone(), vec![b.clone()])),
+            _ => None,
+        });
+    });
+}
+
+#[test]
+fn three_thousand_nested_ifs_survive_every_walk() {
+    on_8mib_stack("ifs", || {
+        const N: usize = 3_000;
+        let mut text = String::new();
+        for i in 0..N {
+            let _ = writeln!(text, "{}if (c{i} < {i}) {{", " ".repeat(i));
+        }
+        let _ = writeln!(text, "{}f(x)", " ".repeat(N));
+        for i in (0..N).rev() {
+            let _ = writeln!(text, "{}}}", " ".repeat(i));
+        }
+        // N ifs + the Evaluate; each condition has 3 nodes; the call 2.
+        let s = parse_print_identity_visit(&text, (N + 1, 0, 3 * N + 2));
+        let mut m = Rename { from: "x", to: "y", hits: 0 };
+        let t = m.mutate_stmt(&s);
+        assert_eq!(m.hits, 1);
+        let (mut a, mut b) = (s.clone(), t.clone());
+        let mut depth = 0;
+        while let (
+            StmtKind::IfThenElse { condition: ca, then_case: ta, .. },
+            StmtKind::IfThenElse { condition: cb, then_case: tb, .. },
+        ) = (a.kind(), b.kind())
+        {
+            assert!(ca.same_as(cb), "the condition at depth {depth} is shared");
+            assert!(!a.same_as(&b));
+            let (na, nb) = (ta.clone(), tb.clone());
+            a = na;
+            b = nb;
+            depth += 1;
+        }
+        assert_eq!(depth, N);
+        assert!(t != s);
+        drop((a, b, t));
+        drop(s);
+    });
+}
