@@ -941,7 +941,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         }
         // 4. Specific rules.
         if intrinsic {
-            if let Some(i) = self.intrinsic_rule(e, name, args) {
+            if let Some(i) = self.intrinsic_rule(e, name, args).or_else(|| self.math_call(e, name, args)) {
                 return i;
             }
             return type_bounds(ty);
@@ -1214,14 +1214,18 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     fn math_call(&mut self, _e: &Expr, name: &str, args: &[Expr]) -> Option<Interval> {
         let monotone = ["sqrt", "floor", "ceil", "round", "trunc", "exp", "log"];
-        let (base, _) = name.rsplit_once('_')?;
-        if !monotone.contains(&base) || !(name.ends_with("_f32") || name.ends_with("_f64")) {
+        let base = name.strip_suffix("_f32").or_else(|| name.strip_suffix("_f64")).unwrap_or(name);
+        if !monotone.contains(&base) || !_e.ty().is_float() {
             return None;
         }
         let [x] = args else { return None };
         let ix = self.bounds(x);
         let (lo, hi) = (ix.lo()?, ix.hi()?);
-        let f = |v: &Expr| Expr::call(x.ty().element_of(), name, vec![v.clone()], CallType::PureExtern);
+        let call_type = match _e.kind() {
+            ExprKind::Call { call_type, .. } => *call_type,
+            _ => CallType::PureExtern,
+        };
+        let f = |v: &Expr| Expr::call(x.ty().element_of(), name, vec![v.clone()], call_type);
         Some(Interval::new(f(lo), f(hi)))
     }
 }

@@ -20,6 +20,7 @@ pub mod cse;
 pub mod ctx;
 pub mod env;
 pub mod error;
+pub mod func_value_bounds;
 pub mod interval;
 pub mod ir;
 pub mod scope;

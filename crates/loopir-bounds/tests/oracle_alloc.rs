@@ -5,9 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use loopir::parse::{ParseEnv, parse_stmt_with_env};
-use loopir_bounds::FuncValueBounds;
+use loopir_bounds::Ctx;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::env::BoundsEnv;
+use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
 
 fn cases_dir() -> PathBuf {
     PathBuf::from("/work/shared/oracle/cases")
@@ -28,8 +29,8 @@ fn run_case(dir: &Path) -> Result<(bool, String), String> {
     let input =
         parse_stmt_with_env(&read("allocbounds.input.stmt")?, &parse_env(&env)).map_err(|e| e.to_string())?;
     let expected = read("allocbounds.expected.stmt")?;
-    let out = allocation_bounds_inference(&input, &env, &FuncValueBounds::default(), 0)
-        .map_err(|e| e.to_string())?;
+    let fb = func_value_bounds_from_text(&Ctx::new(), &input);
+    let out = allocation_bounds_inference(&input, &env, &fb, 0).map_err(|e| e.to_string())?;
     let text = out.to_string();
     Ok((text == expected, first_difference(&text, &expected)))
 }
@@ -202,7 +203,8 @@ fn p16_p18_numeric_harness() {
         let Ok(input) = parse_stmt_with_env(&read("allocbounds.input.stmt"), &parse_env(&env)) else {
             continue;
         };
-        let Ok(out) = allocation_bounds_inference(&input, &env, &FuncValueBounds::default(), 0) else {
+        let fb = func_value_bounds_from_text(&Ctx::new(), &input);
+        let Ok(out) = allocation_bounds_inference(&input, &env, &fb, 0) else {
             continue;
         };
         match numeric_compare(&out.to_string(), &read("allocbounds.expected.stmt")) {
