@@ -12,10 +12,10 @@
 //! | [`simplify`](mod@simplify) | a memoised simplifier in Halide's canonical forms, and [`can_prove`] (rewrites plus equality saturation with `egg`) |
 //! | [`bounds_of_expr`] | [`bounds_of_expr_in_scope`]: the interval of every value of an expression |
 //! | [`boxes`] | [`Region`] (Halide's `Box`) algebra: merge, intersection, overlap, containment |
-//! | [`boxes_touched`] | [`boxes_required`], [`boxes_provided`], [`boxes_touched`] and the single-Func `box_*` queries |
+//! | [`boxes_touched`](mod@boxes_touched) | [`boxes_required`], [`boxes_provided`], [`boxes_touched`](fn@boxes_touched) and the single-Func `box_*` queries |
 //! | [`allocation_bounds`] | allocation bounds inference from text (spec §2.2/§2.4) |
 //! | [`func_value_bounds`] | value ranges of Funcs, read from the text, for data-dependent indices |
-//! | [`env`] | the bounds env (JSON side table) |
+//! | [`env`](mod@env) | the bounds env (JSON side table) |
 //! | [`cse`] | let-introducing CSE, for printing results whose trees are large |
 //! | [`ir`] | infallible builders and cheap queries over expressions |
 //! | [`workloads`] | the scaling workloads of spec §3.5 (shared by tests and benches) |
