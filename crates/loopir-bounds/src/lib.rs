@@ -63,6 +63,6 @@ pub use boxes_touched::{
 pub use constant_interval::ConstantInterval;
 pub use ctx::{Ctx, Options, Stats};
 pub use error::BoundsError;
-pub use interval::{Bound, Interval, make_max, make_min};
+pub use interval::{Bound, Interval, make_max, make_min, span_of_bounds};
 pub use scope::{Scope, ScopedBinding, Token};
 pub use simplify::{can_prove, prove_equal, simplify, simplify_expr};
