@@ -145,3 +145,12 @@ fn lets_are_substituted_or_kept() {
     let unused = ir::let_in(t, ir::mul(x(), y()), x());
     assert_eq!(s(unused), "x");
 }
+
+#[test]
+fn dominated_max_operand() {
+    let e = loopir::parse::parse_expr(
+        "max(max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), 0) + 1), 0)",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s(e), "max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), 0) + 1");
+}
