@@ -271,21 +271,22 @@ fn consumer_analysis(
             }
         }
         let consumer_func = stages[c].func.clone();
-        for p in 0..c {
-            let Some(b) = boxes.get(&stages[p].func) else { continue };
+        for producer in stages[..c].iter_mut() {
+            let Some(b) = boxes.get(&producer.func) else { continue };
             if b.bounds.is_empty() {
                 continue;
             }
             if let Some(k) = b.bounds.iter().position(|i| !i.is_bounded()) {
-                return Err(BoundsError::Env(format!(
+                // Halide's message, two spaces after "definition" included.
+                return Err(BoundsError::UnboundedCall(format!(
                     "The pure definition  of Function {consumer_func} calls function {} in an unbounded way in dimension {k}",
-                    stages[p].func
+                    producer.func
                 )));
             }
             let mut b = b.clone();
             b.used = None;
-            stages[p].table.insert((consumer_func.to_string(), 0), b);
-            stages[p].consumers.push(c);
+            producer.table.insert((consumer_func.to_string(), 0), b);
+            producer.consumers.push(c);
         }
     }
     // Each output stage gets the output buffer's region under its own key.
@@ -515,5 +516,55 @@ impl Mutator for Walk<'_> {
             }
             _ => walk_stmt(self, s),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loopir::parse::{ParseEnv, parse_stmt_with_env};
+
+    const ENV: &str =
+        r#"{"order": ["f", "g"], "target": {"profile": false}, "outputs": [{"func": "g", "buffer": "g"}]}"#;
+
+    fn run(text: &str) -> Result<String, BoundsError> {
+        let env = BoundsEnv::from_json(ENV)?;
+        let penv = ParseEnv::new().with_func("f", vec![Type::INT32]).with_func("g", vec![Type::INT32]);
+        let s = parse_stmt_with_env(text, &penv).map_err(|e| BoundsError::Env(e.to_string()))?;
+        computation_bounds_inference(&Ctx::new(), &s, &env).map(|s| s.to_string())
+    }
+
+    fn pipeline(consumer_value: &str) -> String {
+        format!(
+            "realize f([f.x.min_realized, f.x.extent_realized]) {{\n  produce f {{\n   let f.s0.x.loop_max = f.s0.x.max\n   let f.s0.x.loop_min = f.s0.x.min\n   for (f.s0.x, f.s0.x.loop_min, f.s0.x.loop_max) {{\n    f(f.s0.x) = f.s0.x\n   }}\n  }}\n  consume f {{\n   produce g {{\n    let g.s0.x.loop_max = g.s0.x.max\n    let g.s0.x.loop_min = g.s0.x.min\n    for (g.s0.x, g.s0.x.loop_min, g.s0.x.loop_max) {{\n     g(g.s0.x) = {consumer_value}\n    }}\n   }}\n  }}\n}}\n"
+        )
+    }
+
+    #[test]
+    fn p20_root_definitions_in_halide_order() {
+        let out = run(&pipeline("f(g.s0.x/2) + f(g.s0.x - 1)")).unwrap_or_else(|e| panic!("{e}"));
+        let expected_head = "let g.s0.x.max = (g.min.0 + g.extent.0) - 1\nlet g.s0.x.min = g.min.0\nlet f.s0.x.max = max(g.s0.x.max/2, g.s0.x.max + -1)\nlet f.s0.x.min = min(g.s0.x.min/2, g.s0.x.min + -1)\nadd_image_checks_marker()\nskip_stages_marker()\n";
+        assert!(out.starts_with(expected_head), "{out}");
+    }
+
+    #[test]
+    fn single_access_keeps_the_raw_interval() {
+        let out = run(&pipeline("f(g.s0.x - 1)")).unwrap_or_else(|e| panic!("{e}"));
+        assert!(out.contains("let f.s0.x.max = g.s0.x.max - 1\nlet f.s0.x.min = g.s0.x.min - 1\n"), "{out}");
+    }
+
+    #[test]
+    fn p28_unbounded_consumer_is_an_error() {
+        let r = run(&pipeline("f(int32(float32(g.s0.x)*(float32)f(0)))"));
+        assert!(
+            matches!(r, Err(BoundsError::UnboundedCall(ref m)) if m.contains("calls function f in an unbounded way in dimension 0")),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn update_stages_are_unsupported() {
+        let text = "produce f {\n for (f.s1.x, 0, 9) {\n  f(f.s1.x) = 1\n }\n}\n";
+        assert!(matches!(run(text), Err(BoundsError::Unsupported(_))));
     }
 }
