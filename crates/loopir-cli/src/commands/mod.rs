@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bounds;
 pub mod demo;
 pub mod fmt;
 pub mod profile;
