@@ -18,6 +18,6 @@
 pub mod profiling;
 
 pub use profiling::{
-    Entry, EntryKind, EntryTable, EnvError, FuncEnv, FuncInfo, ProfileOptions, Profiled, ProfilingError,
-    inject_profiling,
+    Entry, EntryKey, EntryKind, EntryTable, EnvError, Feature, FuncEnv, FuncInfo, ProfileOptions, Profiled,
+    ProfilingError, UnknownFeature, inject_profiling,
 };
