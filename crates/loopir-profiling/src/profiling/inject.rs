@@ -324,8 +324,12 @@ impl<'e> Injector<'e> {
         v.push(s);
         if threads {
             v.push(self.decr());
+            v.extend(self.force_set(OVERHEAD_ID));
+        } else if self.mrsf != Some(OVERHEAD_ID) {
+            // Without the thread bracket nothing runs between the body's last mark and
+            // this one, so a repeat of the overhead row is left out.
+            v.extend(self.force_set(OVERHEAD_ID));
         }
-        v.extend(self.force_set(OVERHEAD_ID));
         Stmt::block(v)
     }
 
