@@ -21,3 +21,5 @@ pub use profiling::{
     Entry, EntryKey, EntryKind, EntryTable, EnvError, Feature, FuncEnv, FuncInfo, ProfileOptions, Profiled,
     ProfilingError, UnknownFeature, inject_profiling,
 };
+pub mod tracing;
+pub use tracing::{TraceEnv, TracingError, check_trace_hierarchy, inject_tracing};

@@ -11,7 +11,7 @@
 //! Doing all three in one walk keeps the expression trees, which are the bulk of real
 //! pipelines, to a single traversal.
 
-use loopir::{Expr, ExprKind, Stmt, StmtKind, equality::with_stack};
+use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, equality::with_stack};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::entry_table::{EntryKind, EntryTable};
@@ -35,8 +35,45 @@ pub(crate) struct ScanFacts {
 /// A pending step of the expression walk.
 enum ExprWork<'a> {
     Visit(&'a Expr),
-    Bind(&'a str),
-    Unbind(&'a str),
+    Bind(&'a Name),
+    Unbind(&'a Name),
+}
+
+/// Dense ids for the names of the input, so that the survey's per-occurrence work is an
+/// index rather than a string hash. Parsed IR shares one allocation per distinct name,
+/// so the id is found by the name's address first and by its text only on a first sight
+/// of that address (names built elsewhere may repeat a text under another address).
+#[derive(Default)]
+struct NameIds<'a> {
+    by_address: FxHashMap<usize, u32>,
+    by_text: FxHashMap<&'a str, u32>,
+    /// Per id: how many binders of the name enclose the current point.
+    bound: Vec<u32>,
+    /// Per id: whether the name occurs as a variable with no enclosing binder.
+    free: Vec<bool>,
+    /// Per id: whether the name is bound anywhere.
+    binder: Vec<bool>,
+}
+
+impl<'a> NameIds<'a> {
+    /// The id of `name`, and whether this is the first time the text is seen.
+    fn id(&mut self, name: &'a Name) -> (usize, bool) {
+        let address = name.as_ptr() as usize;
+        if let Some(&id) = self.by_address.get(&address) {
+            return (id as usize, false);
+        }
+        let text: &'a str = name;
+        let next = self.bound.len() as u32;
+        let id = *self.by_text.entry(text).or_insert(next);
+        self.by_address.insert(address, id);
+        let first = id == next;
+        if first {
+            self.bound.push(0);
+            self.free.push(false);
+            self.binder.push(false);
+        }
+        (id as usize, first)
+    }
 }
 
 struct Scanner<'a, 'e> {
@@ -47,12 +84,8 @@ struct Scanner<'a, 'e> {
     producer: Option<usize>,
     /// Rows minted by produce nodes (drives the allocation-kind fix-up).
     produce_minted: Vec<bool>,
-    /// Binder name → how many binders of it enclose the current point.
-    bound: FxHashMap<&'a str, u32>,
-    /// Names used as variables where no binder of them encloses the use.
-    free: FxHashSet<&'a str>,
-    /// Every binder name.
-    binders: FxHashSet<&'a str>,
+    /// Binding depth, free use and binder status of every name met.
+    names: NameIds<'a>,
     shadowing: bool,
     facts: ScanFacts,
     /// The statement whose expressions are being walked.
@@ -74,16 +107,15 @@ pub(crate) fn scan(
         options,
         producer: None,
         produce_minted: Vec::new(),
-        bound: FxHashMap::default(),
-        free: FxHashSet::default(),
-        binders: FxHashSet::default(),
+        names: NameIds::default(),
         shadowing: false,
         facts: ScanFacts::default(),
         current_stmt: std::ptr::null(),
         work: Vec::new(),
     };
     s.stmt(stmt)?;
-    let conflict = s.shadowing || s.binders.iter().any(|b| s.free.contains(b));
+    let ids = &s.names;
+    let conflict = s.shadowing || ids.binder.iter().zip(&ids.free).any(|(&bound, &free)| bound && free);
     let mut facts = s.facts;
     facts.input_needs_uniquify = conflict;
     Ok(facts)
@@ -96,20 +128,28 @@ impl<'a> Scanner<'a, '_> {
         }
     }
 
-    fn bind(&mut self, name: &'a str) {
-        self.note_name(name);
-        self.binders.insert(name);
-        let n = self.bound.entry(name).or_insert(0);
-        if *n > 0 {
-            self.shadowing = true;
+    /// The id of a name of the input; a name's text is checked against the pass's own
+    /// fresh-name candidates once, on its first sight.
+    fn name_id(&mut self, name: &'a Name) -> usize {
+        let (id, first) = self.names.id(name);
+        if first {
+            self.note_name(name);
         }
-        *n += 1;
+        id
     }
 
-    fn unbind(&mut self, name: &str) {
-        if let Some(n) = self.bound.get_mut(name) {
-            *n -= 1;
+    fn bind(&mut self, name: &'a Name) {
+        let id = self.name_id(name);
+        self.names.binder[id] = true;
+        if self.names.bound[id] > 0 {
+            self.shadowing = true;
         }
+        self.names.bound[id] += 1;
+    }
+
+    fn unbind(&mut self, name: &'a Name) {
+        let id = self.name_id(name);
+        self.names.bound[id] = self.names.bound[id].saturating_sub(1);
     }
 
     fn is_profiled_func(&self, name: &str) -> bool {
@@ -147,7 +187,7 @@ impl<'a> Scanner<'a, '_> {
                 while let StmtKind::LetStmt { name, value, body } = cur.kind() {
                     self.exprs_of(cur, &[value]);
                     self.bind(name);
-                    names.push(name.as_ref());
+                    names.push(name);
                     cur = body;
                 }
                 self.stmt(cur)?;
@@ -249,6 +289,26 @@ impl<'a> Scanner<'a, '_> {
         Ok(())
     }
 
+    fn variable(&mut self, name: &'a Name) {
+        let id = self.name_id(name);
+        if self.names.bound[id] == 0 {
+            self.names.free[id] = true;
+        }
+    }
+
+    /// Queues a child for the walk, handling leaves at once: most children are constants
+    /// and variables, and skipping the work list for them halves its traffic. A leaf's
+    /// result does not depend on when it is handled, as long as no binder of its own
+    /// expression is pending (the body of a let is always queued).
+    #[inline]
+    fn child(&mut self, work: &mut Vec<ExprWork<'a>>, e: &'a Expr) {
+        match e.kind() {
+            ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => {}
+            ExprKind::Variable(name) => self.variable(name),
+            _ => work.push(ExprWork::Visit(e)),
+        }
+    }
+
     /// Walks an expression tree with an explicit work list (expression trees of real
     /// pipelines are large and may be deep), pre-order, children left to right.
     fn expr(&mut self, root: &'a Expr) {
@@ -271,48 +331,42 @@ impl<'a> Scanner<'a, '_> {
                 | ExprKind::UIntImm(_)
                 | ExprKind::FloatImm(_)
                 | ExprKind::StringImm(_) => {}
-                ExprKind::Variable(name) => {
-                    let name: &'a str = name;
-                    if self.bound.get(name).is_none_or(|&n| n == 0) {
-                        self.free.insert(name);
-                        self.note_name(name);
-                    }
-                }
-                ExprKind::Cast(a) | ExprKind::Reinterpret(a) | ExprKind::Not(a) => {
-                    work.push(ExprWork::Visit(a))
-                }
+                ExprKind::Variable(name) => self.variable(name),
+                ExprKind::Cast(a) | ExprKind::Reinterpret(a) | ExprKind::Not(a) => self.child(&mut work, a),
                 ExprKind::Binary(_, a, b) => {
-                    work.push(ExprWork::Visit(b));
-                    work.push(ExprWork::Visit(a));
+                    self.child(&mut work, b);
+                    self.child(&mut work, a);
                 }
                 ExprKind::Select(c, t, f) => {
-                    work.push(ExprWork::Visit(f));
-                    work.push(ExprWork::Visit(t));
-                    work.push(ExprWork::Visit(c));
+                    self.child(&mut work, f);
+                    self.child(&mut work, t);
+                    self.child(&mut work, c);
                 }
                 ExprKind::Load { name, index, predicate, .. } => {
-                    self.note_name(name);
-                    work.push(ExprWork::Visit(index));
-                    work.push(ExprWork::Visit(predicate));
+                    self.name_id(name);
+                    self.child(&mut work, index);
+                    self.child(&mut work, predicate);
                 }
                 ExprKind::Ramp { base, stride, .. } => {
-                    work.push(ExprWork::Visit(stride));
-                    work.push(ExprWork::Visit(base));
+                    self.child(&mut work, stride);
+                    self.child(&mut work, base);
                 }
                 ExprKind::Broadcast { value, .. } | ExprKind::VectorReduce { value, .. } => {
-                    work.push(ExprWork::Visit(value))
+                    self.child(&mut work, value)
                 }
                 ExprKind::Call { name, args, .. } => {
                     self.call(name, args);
-                    work.extend(args.iter().rev().map(ExprWork::Visit));
+                    args.iter().rev().for_each(|a| self.child(&mut work, a));
                 }
                 ExprKind::Let { name, value, body } => {
                     work.push(ExprWork::Unbind(name));
                     work.push(ExprWork::Visit(body));
                     work.push(ExprWork::Bind(name));
-                    work.push(ExprWork::Visit(value));
+                    self.child(&mut work, value);
                 }
-                ExprKind::Shuffle { vectors, .. } => work.extend(vectors.iter().rev().map(ExprWork::Visit)),
+                ExprKind::Shuffle { vectors, .. } => {
+                    vectors.iter().rev().for_each(|v| self.child(&mut work, v))
+                }
             }
         }
         self.work = work;

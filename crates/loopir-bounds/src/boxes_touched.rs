@@ -1,0 +1,834 @@
+//! `boxes_required`, `boxes_provided`, `boxes_touched`: the regions of every Func and
+//! image that an expression or statement reads, writes, or both (spec §1.7).
+//!
+//! # What is collected
+//!
+//! * **required**: every call to a Func (`CallType::Halide`) or an image
+//!   (`CallType::Image`), keyed by callee name, plus `declare_box_touched(buf, lo0, hi0,
+//!   ...)` annotations;
+//! * **provided**: every `Provide`, keyed by Func name, plus `declare_box_touched`;
+//! * **touched**: both (the provides map merged into the calls map).
+//!
+//! `Load`/`Store` nodes are not collected (the queries run before storage flattening).
+//! The box of one access is the interval of each index in the scope current at that
+//! access: loop variables, let variables and the caller's scope vary and are eliminated;
+//! every other variable is a symbol and may appear in the result.
+//!
+//! # How the walk treats statements
+//!
+//! * `for (v, min, max)` binds `v` to `[lower end of bounds(min), upper end of
+//!   bounds(max)]`.
+//! * Lets (expression and statement) are walked iteratively. A let's value is analysed
+//!   once; a small interval (fewer than 10 variable references per end) is bound
+//!   directly, a larger one through two fresh names whose definitions are wrapped, as
+//!   lets, around each box end that mentions them once the body is done.
+//! * `if (c)` where `c` mentions varying variables: each conjunct of the form
+//!   `v < r`, `v <= r`, `v == r`, `r < v`, `r <= v` (after simplification) tightens `v`
+//!   inside the branch (and the negated condition inside the else branch), and let
+//!   variables that depend on a tightened variable are re-derived. Conjunctions are split
+//!   (an allowed improvement over Halide).
+//! * `if (c)` over symbols only: the branches are collected separately, each box gets
+//!   `used := used && c` (resp. `!c`) unless the other branch is unreachable
+//!   (`assert(false)`), and the two are merged.
+//! * A `Provide` with a predicate is treated as `if (predicate) provide`.
+//! * `if_then_else(c, t, f)` calls are treated like the statement `if (c) t else f`.
+//!
+//! # Soundness and cost
+//!
+//! Shared nodes are revisited exactly when a variable they mention has been rebound (the
+//! memo key is the node's identity plus the binding identities of its free variables),
+//! unlike Halide's identity-only deduplication. An end whose constant folding meets a
+//! signed-integer overflow is widened to infinity (or, with `compat_purify` in
+//! `boxes_touched`, the overflow is replaced by zero as Halide does). Every index is
+//! analysed with one shared, memoised [`BoundsOfExpr`], so the walk costs O(|S|) plus the
+//! interval rules of new nodes.
+
+use indexmap::IndexMap;
+use loopir::equality::with_stack;
+use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::bounds_of_expr::{BoundsOfExpr, FuncValueBounds};
+use crate::boxes::{Region, merge_boxes};
+use crate::ctx::Ctx;
+use crate::error::BoundsError;
+use crate::interval::{Bound, Interval, make_max, make_min};
+use crate::ir;
+use crate::scope::{Scope, Token};
+use crate::simplify::Simplifier;
+
+/// Regions keyed by Func or buffer name, in order of first access.
+pub type BoxMap = IndexMap<Name, Region>;
+
+/// An expression or a statement to analyse.
+#[derive(Clone, Copy)]
+pub enum Node<'a> {
+    /// An expression.
+    Expr(&'a Expr),
+    /// A statement.
+    Stmt(&'a Stmt),
+}
+
+impl<'a> From<&'a Expr> for Node<'a> {
+    fn from(e: &'a Expr) -> Self {
+        Node::Expr(e)
+    }
+}
+
+impl<'a> From<&'a Stmt> for Node<'a> {
+    fn from(s: &'a Stmt) -> Self {
+        Node::Stmt(s)
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Calls,
+    Provides,
+}
+
+/// Every region read by `node` (calls to Funcs and images).
+pub fn boxes_required<'a>(
+    ctx: &Ctx,
+    node: impl Into<Node<'a>>,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+) -> Result<BoxMap, BoundsError> {
+    let map = walk(ctx, node.into(), scope, func_bounds, Mode::Calls)?;
+    Ok(finish(ctx, map, false))
+}
+
+/// Every region written by `node` (Provides).
+pub fn boxes_provided<'a>(
+    ctx: &Ctx,
+    node: impl Into<Node<'a>>,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+) -> Result<BoxMap, BoundsError> {
+    let map = walk(ctx, node.into(), scope, func_bounds, Mode::Provides)?;
+    Ok(finish(ctx, map, false))
+}
+
+/// Every region read or written by `node`: the provided boxes merged into the required
+/// ones. With `compat_purify` set in the context's options, overflow markers are replaced
+/// by zero as Halide does instead of widening the affected ends.
+pub fn boxes_touched<'a>(
+    ctx: &Ctx,
+    node: impl Into<Node<'a>>,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+) -> Result<BoxMap, BoundsError> {
+    let node = node.into();
+    let mut calls = walk(ctx, node, scope, func_bounds, Mode::Calls)?;
+    let provides = walk(ctx, node, scope, func_bounds, Mode::Provides)?;
+    for (name, b) in provides {
+        match calls.get_mut(&name) {
+            Some(existing) => merge_boxes(ctx, existing, &b).map_err(|e| dims_error(&name, e))?,
+            None => {
+                calls.insert(name, b);
+            }
+        }
+    }
+    Ok(finish(ctx, calls, ctx.options().compat_purify))
+}
+
+/// The region of `func` read by `node`, if any.
+pub fn box_required<'a>(
+    ctx: &Ctx,
+    node: impl Into<Node<'a>>,
+    func: &str,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+) -> Result<Option<Region>, BoundsError> {
+    Ok(boxes_required(ctx, node, scope, func_bounds)?.swap_remove(func))
+}
+
+/// The region of `func` written by `node`, if any.
+pub fn box_provided<'a>(
+    ctx: &Ctx,
+    node: impl Into<Node<'a>>,
+    func: &str,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+) -> Result<Option<Region>, BoundsError> {
+    Ok(boxes_provided(ctx, node, scope, func_bounds)?.swap_remove(func))
+}
+
+/// The region of `func` read or written by `node`, if any.
+pub fn box_touched<'a>(
+    ctx: &Ctx,
+    node: impl Into<Node<'a>>,
+    func: &str,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+) -> Result<Option<Region>, BoundsError> {
+    Ok(boxes_touched(ctx, node, scope, func_bounds)?.swap_remove(func))
+}
+
+fn dims_error(func: &Name, e: BoundsError) -> BoundsError {
+    match e {
+        BoundsError::BoxDimensions { a, b } => BoundsError::DimensionMismatch { func: func.clone(), a, b },
+        other => other,
+    }
+}
+
+/// Widens (or, in compat mode, zeroes) ends that fold to an overflow marker.
+fn finish(ctx: &Ctx, map: BoxMap, purify: bool) -> BoxMap {
+    let mut simp = Simplifier::without_bounds(ctx);
+    map.into_iter()
+        .map(|(name, r)| {
+            let bounds = r
+                .bounds
+                .iter()
+                .map(|i| {
+                    let fix = |b: &Bound, inf: Bound, s: &mut Simplifier<'_, '_, '_>| match b {
+                        Bound::Finite(e) => {
+                            let folded = s.simplify(e);
+                            if !ir::contains_overflow_marker(&folded) {
+                                b.clone()
+                            } else if purify {
+                                Bound::Finite(ir::purify_index_math(&folded))
+                            } else {
+                                inf
+                            }
+                        }
+                        other => other.clone(),
+                    };
+                    Interval {
+                        min: fix(&i.min, Bound::NegInf, &mut simp),
+                        max: fix(&i.max, Bound::PosInf, &mut simp),
+                    }
+                })
+                .collect();
+            (name, Region { bounds, used: r.used })
+        })
+        .collect()
+}
+
+fn walk(
+    ctx: &Ctx,
+    node: Node<'_>,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+    mode: Mode,
+) -> Result<BoxMap, BoundsError> {
+    let mut w = Walker {
+        ctx,
+        bounds: BoundsOfExpr::new(ctx, scope, func_bounds, false),
+        mode,
+        boxes: BoxMap::new(),
+        unreachable: false,
+        collect_calls: true,
+        visited: FxHashSet::default(),
+        context: 0,
+        next_context: 1,
+        lets: Vec::new(),
+        simp: Simplifier::without_bounds(ctx),
+    };
+    match node {
+        Node::Expr(e) => w.expr(e)?,
+        Node::Stmt(s) => w.stmt(s)?,
+    }
+    Ok(w.boxes)
+}
+
+/// A let variable currently bound by the walker: its value (for re-deriving it when a
+/// variable it depends on is tightened) and whether it is the innermost binding.
+struct LetInfo {
+    name: Name,
+    value: Expr,
+}
+
+/// Fresh names standing for a large let interval, with the ends they stand for.
+struct Wrapper {
+    min: Option<(Name, Expr)>,
+    max: Option<(Name, Expr)>,
+}
+
+struct Walker<'c, 'p> {
+    ctx: &'c Ctx,
+    bounds: BoundsOfExpr<'c, 'p>,
+    mode: Mode,
+    boxes: BoxMap,
+    unreachable: bool,
+    collect_calls: bool,
+    /// (node, binding ids of its free variables, context) already walked.
+    visited: FxHashSet<(usize, Vec<u64>, u64)>,
+    /// Identifies the map being filled; a node visited for another map is revisited.
+    context: u64,
+    next_context: u64,
+    lets: Vec<LetInfo>,
+    simp: Simplifier<'c, 'static, 'static>,
+}
+
+/// Counts variable references in `e` (over the DAG), stopping at `limit`.
+fn var_refs(e: &Expr, limit: usize) -> usize {
+    let mut count = 0;
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![e.clone()];
+    while let Some(n) = stack.pop() {
+        if count >= limit {
+            break;
+        }
+        if !seen.insert(n.as_ptr()) {
+            continue;
+        }
+        if n.as_variable().is_some() {
+            count += 1;
+        }
+        stack.extend(n.children().into_iter().cloned());
+    }
+    count
+}
+
+impl Walker<'_, '_> {
+    fn merge(&mut self, name: &Name, b: Region) -> Result<(), BoundsError> {
+        match self.boxes.get_mut(name) {
+            Some(existing) => merge_boxes(self.ctx, existing, &b).map_err(|e| dims_error(name, e)),
+            None => {
+                self.boxes.insert(name.clone(), b);
+                Ok(())
+            }
+        }
+    }
+
+    fn region_of(&mut self, args: &[Expr]) -> Region {
+        Region::new(args.iter().map(|a| self.bounds.bounds(a)).collect())
+    }
+
+    /// Whether `e` was already walked with the same bindings for the same map.
+    fn seen(&mut self, e: &Expr) -> bool {
+        if e.children().is_empty() {
+            return false;
+        }
+        let fv = self.ctx.free_vars(e);
+        let ids: Vec<u64> = fv.iter().map(|n| self.bounds_binding(n)).collect();
+        !self.visited.insert((e.as_ptr() as usize, ids, self.context))
+    }
+
+    fn bounds_binding(&self, n: &str) -> u64 {
+        // The scope of the analysis holds every binding the walker made.
+        self.bounds.binding_id(n)
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<(), BoundsError> {
+        if self.seen(e) {
+            return Ok(());
+        }
+        with_stack(|| self.expr_inner(e))
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Result<(), BoundsError> {
+        match e.kind() {
+            ExprKind::Call { name, args, call_type, .. } => {
+                if matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) {
+                    match (name.as_ref(), args.as_slice()) {
+                        ("if_then_else", [c, t, rest @ ..]) => {
+                            self.expr(c)?;
+                            let t = t.clone();
+                            let f = rest.first().cloned();
+                            return self.conditional(
+                                c,
+                                &mut |w| w.expr(&t),
+                                f.map(|f| move |w: &mut Self| w.expr(&f)),
+                            );
+                        }
+                        ("declare_box_touched", [buf, rest @ ..]) => {
+                            for a in args {
+                                self.expr(a)?;
+                            }
+                            return self.declared(buf, rest);
+                        }
+                        _ => {}
+                    }
+                }
+                for a in args {
+                    self.expr(a)?;
+                }
+                if self.mode == Mode::Calls
+                    && self.collect_calls
+                    && matches!(call_type, CallType::Halide | CallType::Image)
+                {
+                    let r = self.region_of(args);
+                    self.merge(name, r)?;
+                }
+                Ok(())
+            }
+            ExprKind::Let { .. } => {
+                // Walk the chain iteratively: bind each value, then the body.
+                let mut cur = e.clone();
+                let mut frames = Vec::new();
+                while let ExprKind::Let { name, value, body } = cur.kind() {
+                    self.expr(value)?;
+                    frames.push(self.bind_let(name, value));
+                    let next = body.clone();
+                    cur = next;
+                }
+                let r = self.expr(&cur);
+                for f in frames.into_iter().rev() {
+                    self.unbind_let(f);
+                }
+                r
+            }
+            _ => {
+                for c in e.children() {
+                    self.expr(c)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// `declare_box_touched(buf, lo0, hi0, lo1, hi1, ...)`.
+    fn declared(&mut self, buf: &Expr, rest: &[Expr]) -> Result<(), BoundsError> {
+        let Some(bn) = buf.as_variable() else { return Ok(()) };
+        let name = loopir::name(bn.strip_suffix(".buffer").unwrap_or(bn));
+        let mut bounds = Vec::with_capacity(rest.len() / 2);
+        for pair in rest.chunks(2) {
+            let [lo, hi] = pair else { break };
+            let (a, b) = (self.bounds.bounds(lo), self.bounds.bounds(hi));
+            bounds.push(Interval { min: a.min, max: b.max });
+        }
+        self.merge(&name, Region::new(bounds))
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), BoundsError> {
+        self.ctx.count(|st| st.box_walk_visits += 1);
+        with_stack(|| self.stmt_inner(s))
+    }
+
+    fn stmt_inner(&mut self, s: &Stmt) -> Result<(), BoundsError> {
+        match s.kind() {
+            StmtKind::LetStmt { .. } => {
+                let mut cur = s.clone();
+                let mut frames = Vec::new();
+                while let StmtKind::LetStmt { name, value, body } = cur.kind() {
+                    self.ctx.count(|st| st.box_walk_visits += 1);
+                    self.expr(value)?;
+                    frames.push(self.bind_let(name, value));
+                    let next = body.clone();
+                    cur = next;
+                }
+                let r = self.stmt(&cur);
+                for f in frames.into_iter().rev() {
+                    self.unbind_let(f);
+                }
+                r
+            }
+            StmtKind::For { name, min, max, body, .. } => {
+                self.expr(min)?;
+                self.expr(max)?;
+                let lo = self.bounds.bounds(min).min;
+                let hi = self.bounds.bounds(max).max;
+                let t = self.bounds.push(name.clone(), Interval { min: lo, max: hi });
+                let r = self.stmt(body);
+                self.bounds.pop(t);
+                r
+            }
+            StmtKind::Provide { name, values, args, predicate } => {
+                if !ir::is_const_true(predicate) {
+                    self.expr(predicate)?;
+                    let (name, values, args) = (name.clone(), values.clone(), args.clone());
+                    let saved = self.collect_calls;
+                    if self.mode == Mode::Provides {
+                        self.collect_calls = false;
+                    }
+                    let r = self.conditional(
+                        predicate,
+                        &mut |w| w.provide(&name, &values, &args),
+                        None::<fn(&mut Self) -> _>,
+                    );
+                    self.collect_calls = saved;
+                    return r;
+                }
+                self.provide(name, values, args)
+            }
+            StmtKind::IfThenElse { condition, then_case, else_case } => {
+                self.expr(condition)?;
+                let t = then_case.clone();
+                let f = else_case.clone();
+                self.conditional(condition, &mut |w| w.stmt(&t), f.map(|f| move |w: &mut Self| w.stmt(&f)))
+            }
+            StmtKind::AssertStmt { condition, message } => {
+                self.expr(condition)?;
+                self.expr(message)?;
+                if ir::is_const_false(condition) {
+                    self.unreachable = true;
+                }
+                Ok(())
+            }
+            StmtKind::Block(stmts) => {
+                for st in stmts {
+                    self.stmt(st)?;
+                }
+                Ok(())
+            }
+            StmtKind::ProducerConsumer { body, .. }
+            | StmtKind::Atomic { body, .. }
+            | StmtKind::HoistedStorage { body, .. } => self.stmt(body),
+            StmtKind::Store { value, index, predicate, .. } => {
+                self.expr(predicate)?;
+                self.expr(value)?;
+                self.expr(index)
+            }
+            StmtKind::Allocate { extents, condition, new_expr, body, .. } => {
+                for e in extents {
+                    self.expr(e)?;
+                }
+                self.expr(condition)?;
+                if let Some(e) = new_expr {
+                    self.expr(e)?;
+                }
+                self.stmt(body)
+            }
+            StmtKind::Free { .. } => Ok(()),
+            StmtKind::Realize { bounds, condition, body, .. }
+            | StmtKind::Prefetch { bounds, condition, body, .. } => {
+                for r in bounds {
+                    self.expr(&r.min)?;
+                    self.expr(&r.extent)?;
+                }
+                self.expr(condition)?;
+                self.stmt(body)
+            }
+            StmtKind::Fork { first, rest } => {
+                self.stmt(first)?;
+                self.stmt(rest)
+            }
+            StmtKind::Acquire { semaphore, count, body } => {
+                self.expr(semaphore)?;
+                self.expr(count)?;
+                self.stmt(body)
+            }
+            StmtKind::Evaluate(e) => self.expr(e),
+        }
+    }
+
+    fn provide(&mut self, name: &Name, values: &[Expr], args: &[Expr]) -> Result<(), BoundsError> {
+        for e in values.iter().chain(args) {
+            self.expr(e)?;
+        }
+        if self.mode == Mode::Provides {
+            let r = self.region_of(args);
+            self.merge(name, r)?;
+        }
+        Ok(())
+    }
+
+    /// Binds a let name to the interval of its value (directly when small, else through
+    /// fresh names); returns what `unbind_let` needs.
+    fn bind_let(&mut self, name: &Name, value: &Expr) -> (Token, Option<Wrapper>) {
+        let v = self.bounds.bounds(value);
+        let v = simplify_widening(&mut self.simp, &v);
+        let small = |b: &Bound| b.as_expr().is_none_or(|e| var_refs(e, 10) < 10);
+        let point = v.is_single_point();
+        self.lets.push(LetInfo { name: name.clone(), value: value.clone() });
+        if small(&v.min) && (point || small(&v.max)) {
+            return (self.bounds.push(name.clone(), v), None);
+        }
+        let ty = value.ty().element_of();
+        let mut wrapper = Wrapper { min: None, max: None };
+        let mut bound = v.clone();
+        // Halide draws the max name first, then the min name.
+        let max_name = self.ctx.fresh_t();
+        let min_name = self.ctx.fresh_t();
+        if let Bound::Finite(hi) = &v.max {
+            bound.max = Bound::Finite(ir::var(ty, max_name.clone()));
+            wrapper.max = Some((max_name, hi.clone()));
+        }
+        if let Bound::Finite(lo) = &v.min {
+            bound.min = Bound::Finite(ir::var(ty, min_name.clone()));
+            wrapper.min = Some((min_name, lo.clone()));
+        }
+        (self.bounds.push(name.clone(), bound), Some(wrapper))
+    }
+
+    fn unbind_let(&mut self, (token, wrapper): (Token, Option<Wrapper>)) {
+        self.bounds.pop(token);
+        self.lets.pop();
+        if let Some(w) = wrapper {
+            self.wrap_boxes(&w);
+        }
+    }
+
+    /// Wraps every box end (and condition) that mentions a wrapper's fresh names in lets
+    /// defining them.
+    fn wrap_boxes(&mut self, w: &Wrapper) {
+        let ctx = self.ctx;
+        let wrap = |e: &Expr| {
+            let mut out = e.clone();
+            for (n, v) in [&w.max, &w.min].into_iter().flatten() {
+                if ctx.uses_var(&out, n) {
+                    out = ir::let_in(n.clone(), v.clone(), out);
+                }
+            }
+            out
+        };
+        for b in self.boxes.values_mut() {
+            *b = b.map_exprs(wrap);
+        }
+    }
+
+    /// Whether `c` mentions a variable the walker (or the caller's scope) binds, or is
+    /// impure.
+    fn is_varying(&self, c: &Expr) -> bool {
+        let fv = self.ctx.free_vars(c);
+        fv.iter().any(|n| self.bounds.lookup(n).is_some()) || !is_pure(c)
+    }
+
+    /// Walks `then_branch` under `cond` and `else_branch` under its negation.
+    fn conditional<T, F>(
+        &mut self,
+        cond: &Expr,
+        then_branch: &mut T,
+        else_branch: Option<F>,
+    ) -> Result<(), BoundsError>
+    where
+        T: FnMut(&mut Self) -> Result<(), BoundsError>,
+        F: FnOnce(&mut Self) -> Result<(), BoundsError>,
+    {
+        if self.is_varying(cond) {
+            let c = self.simp.simplify(cond);
+            self.with_refined(&c, then_branch)?;
+            if let Some(f) = else_branch {
+                let nc = self.simp.not(c);
+                let mut once = Some(f);
+                self.with_refined(&nc, &mut |w| match once.take() {
+                    Some(f) => f(w),
+                    None => Ok(()),
+                })?;
+            }
+            return Ok(());
+        }
+        // Symbolic condition: collect each branch into its own map, then condition and merge.
+        let outer = std::mem::take(&mut self.boxes);
+        let outer_unreachable = std::mem::replace(&mut self.unreachable, false);
+        let saved_context = self.context;
+        self.context = self.next_context;
+        self.next_context += 1;
+        let r = then_branch(self);
+        let then_boxes = std::mem::take(&mut self.boxes);
+        let then_unreachable = std::mem::replace(&mut self.unreachable, false);
+        let mut else_boxes = BoxMap::new();
+        let mut else_unreachable = false;
+        if let Some(f) = else_branch {
+            self.context = self.next_context;
+            self.next_context += 1;
+            let r2 = f(self);
+            else_boxes = std::mem::take(&mut self.boxes);
+            else_unreachable = std::mem::replace(&mut self.unreachable, false);
+            r2?;
+        }
+        self.context = saved_context;
+        self.boxes = outer;
+        self.unreachable = outer_unreachable;
+        r?;
+        let not_cond = self.simp.not(cond.clone());
+        let condition = |b: &mut Region, c: &Expr, s: &mut Simplifier<'_, '_, '_>| {
+            b.used = Some(match &b.used {
+                Some(u) => s.simplify(&ir::and(u.clone(), c.clone())),
+                None => c.clone(),
+            });
+        };
+        let mut combined = then_boxes;
+        if !else_unreachable {
+            for b in combined.values_mut() {
+                condition(b, cond, &mut self.simp);
+            }
+        }
+        for (name, mut b) in else_boxes {
+            if !then_unreachable {
+                condition(&mut b, &not_cond, &mut self.simp);
+            }
+            match combined.get_mut(&name) {
+                Some(existing) => merge_boxes(self.ctx, existing, &b).map_err(|e| dims_error(&name, e))?,
+                None => {
+                    combined.insert(name, b);
+                }
+            }
+        }
+        for (name, b) in combined {
+            self.merge(&name, b)?;
+        }
+        if then_unreachable && else_unreachable {
+            self.unreachable = true;
+        }
+        Ok(())
+    }
+
+    /// Walks `branch` with the variables of `c` tightened by `c`'s conjuncts and the lets
+    /// that depend on them re-derived.
+    fn with_refined<T>(&mut self, c: &Expr, branch: &mut T) -> Result<(), BoundsError>
+    where
+        T: FnMut(&mut Self) -> Result<(), BoundsError>,
+    {
+        let c = ir::remove_likelies(c);
+        let mut conjuncts = Vec::new();
+        split_and(&c, &mut conjuncts);
+        let mut tokens = Vec::new();
+        let mut tightened: FxHashSet<Name> = FxHashSet::default();
+        for cj in &conjuncts {
+            if let Some((v, iv)) = self.tighten(cj) {
+                tightened.insert(v.clone());
+                tokens.push(self.bounds.push(v, iv));
+            }
+        }
+        let mut wrappers = Vec::new();
+        if !tightened.is_empty() {
+            // Re-derive dependent lets in definition order (each once).
+            let mut changed = tightened.clone();
+            for i in 0..self.lets.len() {
+                let (name, value) = (self.lets[i].name.clone(), self.lets[i].value.clone());
+                let innermost = !self.lets[i + 1..].iter().any(|l| l.name == name);
+                if !innermost || changed.contains(&name) {
+                    continue;
+                }
+                let fv = self.ctx.free_vars(&value);
+                if !fv.iter().any(|n| changed.contains(n)) {
+                    continue;
+                }
+                let previous = self.bounds.lookup(&name).cloned().unwrap_or_default();
+                let fresh = self.bounds.bounds(&value);
+                let fresh = simplify_widening(&mut self.simp, &fresh);
+                let mut refined = Interval::intersection(&fresh, &previous);
+                refined = Interval {
+                    min: refined.min.map(|e| self.simp.simplify(e)),
+                    max: refined.max.map(|e| self.simp.simplify(e)),
+                };
+                let small = |b: &Bound| b.as_expr().is_none_or(|e| var_refs(e, 10) < 10);
+                if small(&refined.min) && small(&refined.max) {
+                    tokens.push(self.bounds.push(name.clone(), refined));
+                } else {
+                    let ty = value.ty().element_of();
+                    let mut w = Wrapper { min: None, max: None };
+                    let mut bound = refined.clone();
+                    let max_name = self.ctx.fresh_t();
+                    let min_name = self.ctx.fresh_t();
+                    if let Bound::Finite(hi) = &refined.max {
+                        bound.max = Bound::Finite(ir::var(ty, max_name.clone()));
+                        w.max = Some((max_name, hi.clone()));
+                    }
+                    if let Bound::Finite(lo) = &refined.min {
+                        bound.min = Bound::Finite(ir::var(ty, min_name.clone()));
+                        w.min = Some((min_name, lo.clone()));
+                    }
+                    tokens.push(self.bounds.push(name.clone(), bound));
+                    wrappers.push(w);
+                }
+                changed.insert(name);
+            }
+        }
+        let r = branch(self);
+        for t in tokens.into_iter().rev() {
+            self.bounds.pop(t);
+        }
+        for w in wrappers.iter().rev() {
+            self.wrap_boxes(w);
+        }
+        r
+    }
+
+    /// The tightened interval of the variable a conjunct constrains, if it has the form
+    /// `v op r` or `r op v` with `v` varying and not mentioned by `r`.
+    fn tighten(&mut self, cj: &Expr) -> Option<(Name, Interval)> {
+        let ExprKind::Binary(op, a, b) = cj.kind() else { return None };
+        if !a.ty().is_int32() {
+            return None;
+        }
+        let (v, r, op) = match (a.as_variable(), b.as_variable()) {
+            (Some(v), _) if self.bounds.lookup(v).is_some() && !self.ctx.uses_var(b, v) => {
+                (v.clone(), b, *op)
+            }
+            (_, Some(v)) if self.bounds.lookup(v).is_some() && !self.ctx.uses_var(a, v) => {
+                let flipped = match op {
+                    BinOp::Lt => BinOp::Gt,
+                    BinOp::Le => BinOp::Ge,
+                    BinOp::Gt => BinOp::Lt,
+                    BinOp::Ge => BinOp::Le,
+                    other => *other,
+                };
+                (v.clone(), a, flipped)
+            }
+            _ => return None,
+        };
+        let old = self.bounds.lookup(&v).cloned()?;
+        let rb = self.bounds.bounds(r);
+        let one = ir::one(r.ty());
+        let mut new = old.clone();
+        let upper = |x: &Expr, strict: bool| if strict { ir::sub(x.clone(), one.clone()) } else { x.clone() };
+        let lower = |x: &Expr, strict: bool| if strict { ir::add(x.clone(), one.clone()) } else { x.clone() };
+        match op {
+            BinOp::Lt | BinOp::Le => {
+                let h = rb.hi()?;
+                new.max = make_min(&old.max, &Bound::Finite(upper(h, op == BinOp::Lt)));
+            }
+            BinOp::Gt | BinOp::Ge => {
+                let l = rb.lo()?;
+                new.min = make_max(&old.min, &Bound::Finite(lower(l, op == BinOp::Gt)));
+            }
+            BinOp::Eq => {
+                if let Some(h) = rb.hi() {
+                    new.max = make_min(&old.max, &Bound::Finite(h.clone()));
+                }
+                if let Some(l) = rb.lo() {
+                    new.min = make_max(&old.min, &Bound::Finite(l.clone()));
+                }
+            }
+            _ => return None,
+        }
+        let simplified = Interval {
+            min: new.min.map(|e| self.simp.simplify(e)),
+            max: new.max.map(|e| self.simp.simplify(e)),
+        };
+        Some((v, simplified))
+    }
+}
+
+/// Simplifies both ends; an end that folds to a signed-integer overflow becomes infinite
+/// (sound, and it keeps overflowing ends from growing through let chains).
+fn simplify_widening(s: &mut Simplifier<'_, '_, '_>, i: &Interval) -> Interval {
+    let end = |b: &Bound, inf: Bound, s: &mut Simplifier<'_, '_, '_>| match b {
+        Bound::Finite(e) => {
+            let y = s.simplify(e);
+            if ir::contains_overflow_marker(&y) { inf } else { Bound::Finite(y) }
+        }
+        other => other.clone(),
+    };
+    Interval { min: end(&i.min, Bound::NegInf, s), max: end(&i.max, Bound::PosInf, s) }
+}
+
+fn split_and(e: &Expr, out: &mut Vec<Expr>) {
+    match e.kind() {
+        ExprKind::Binary(BinOp::And, a, b) => {
+            split_and(a, out);
+            split_and(b, out);
+        }
+        _ => out.push(e.clone()),
+    }
+}
+
+/// Whether `e` calls nothing with side effects.
+fn is_pure(e: &Expr) -> bool {
+    let mut memo: FxHashMap<usize, bool> = FxHashMap::default();
+    fn go(e: &Expr, memo: &mut FxHashMap<usize, bool>) -> bool {
+        if let Some(&r) = memo.get(&(e.as_ptr() as usize)) {
+            return r;
+        }
+        let own = match e.kind() {
+            ExprKind::Call { call_type, .. } => {
+                matches!(
+                    call_type,
+                    CallType::PureExtern | CallType::PureIntrinsic | CallType::Halide | CallType::Image
+                )
+            }
+            _ => true,
+        };
+        let r = own && with_stack(|| e.children().iter().all(|c| go(c, memo)));
+        memo.insert(e.as_ptr() as usize, r);
+        r
+    }
+    go(e, &mut memo)
+}
+
+#[cfg(test)]
+mod tests;

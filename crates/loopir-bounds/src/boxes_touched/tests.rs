@@ -1,0 +1,224 @@
+use super::*;
+use loopir::Type;
+use loopir::parse::{ParseEnv, parse_stmt_with_env};
+
+fn env() -> ParseEnv {
+    let mut e = ParseEnv::new();
+    for f in ["f", "g", "h", "output"] {
+        e = e.with_func(f, vec![Type::INT32]);
+    }
+    e.with_image("input", Type::INT32)
+}
+
+fn stmt(text: &str) -> Stmt {
+    parse_stmt_with_env(text, &env()).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn show(map: &BoxMap) -> String {
+    map.iter().map(|(k, v)| format!("{k}: {v}")).collect::<Vec<_>>().join("; ")
+}
+
+fn simplified(map: &BoxMap) -> String {
+    let ctx = Ctx::new();
+    let mut s = Simplifier::without_bounds(&ctx);
+    let m: BoxMap = map.iter().map(|(k, v)| (k.clone(), v.map_exprs(|e| s.simplify(e)))).collect();
+    show(&m)
+}
+
+fn required(text: &str) -> String {
+    let s = stmt(text);
+    simplified(
+        &boxes_required(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+}
+
+fn provided(text: &str) -> String {
+    let s = stmt(text);
+    simplified(
+        &boxes_provided(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+}
+
+fn touched(text: &str) -> String {
+    let s = stmt(text);
+    simplified(
+        &boxes_touched(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
+            .unwrap_or_else(|e| panic!("{e}")),
+    )
+}
+
+#[test]
+fn w01_loop_reads_and_writes() {
+    let text = "for (x, 3, 12) {\n output(x + 1) = input(x*2) + input((x*2) + 1)\n}\n";
+    assert_eq!(required(text), "input: {[6, 25]}");
+    assert_eq!(provided(text), "output: {[4, 13]}");
+}
+
+#[test]
+fn w03_loop_lets_bound_like_any_other() {
+    let text =
+        "let x.loop_max = x.max\nlet x.loop_min = x.min\nfor (x, x.loop_min, x.loop_max) {\n f(x) = 0\n}\n";
+    assert_eq!(provided(text), "f: {[x.min, x.max]}");
+}
+
+#[test]
+fn w04_condition_refinement_rederives_dependents() {
+    let text = "let x = y + 10\nlet z = x + 2\nlet w = z + 3\nif (z > 18) {\n if (y > 4) {\n  f(x, y, z, w) = 10\n }\n}\n";
+    let s = stmt(text);
+    let mut scope = Scope::new();
+    let _ = scope.push("y", Interval::new(Expr::i32(0), Expr::i32(10)));
+    let m = boxes_provided(&Ctx::new(), &s, &scope, &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(simplified(&m), "f: {[15, 20], [5, 10], [19, 22], [22, 25]}");
+}
+
+#[test]
+fn w05_w07_symbolic_conditions() {
+    let w05 = "for (x, 0, 9) {\n if (p) {\n  f(x) = 0\n } else {\n  f(x + 10) = 0\n }\n}\n";
+    assert_eq!(provided(w05), "f: {[select(p, 0, 10), select(p, 9, 19)]}");
+    let w06 = "for (x, 0, 9) {\n if (p) {\n  f(x) = 0\n }\n}\n";
+    assert_eq!(provided(w06), "f: {[0, 9]} if p");
+    let w07 = "for (x, 0, 9) {\n if (p) {\n  f(x) = 0\n } else {\n  assert(false, 0)\n }\n}\n";
+    assert_eq!(provided(w07), "f: {[0, 9]}");
+}
+
+#[test]
+fn w08_w09_predicates_and_likely() {
+    let w08 = "for (x, 0, 99) {\n predicate (x < n)\n  f(x) = 0\n}\n";
+    assert_eq!(provided(w08), "f: {[0, min(n + -1, 99)]}");
+    let w09 = "for (x, 0, 99) {\n if (likely(x < 10)) {\n  f(x) = 0\n }\n}\n";
+    assert_eq!(provided(w09), "f: {[0, 9]}");
+}
+
+#[test]
+fn w10_if_then_else_versus_select() {
+    let ite = "for (x, 0, 10) {\n g(x) = if_then_else(x < 5, f(x), f(x - 5))\n}\n";
+    assert_eq!(required(ite), "f: {[0, 5]}");
+    let sel = "for (x, 0, 10) {\n g(x) = select(x < 5, f(x), f(x - 5))\n}\n";
+    assert_eq!(required(sel), "f: {[-5, 10]}");
+}
+
+#[test]
+fn w11_func_values_as_indices() {
+    let s = stmt("for (x, 0, 10) {\n h(x) = f(g(x))\n}\n");
+    let mut fb = FuncValueBounds::default();
+    fb.insert((loopir::name("g"), 0), Interval::new(Expr::i32(0), Expr::i32(255)));
+    let m = boxes_required(&Ctx::new(), &s, &Scope::new(), &fb).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(simplified(&m), "g: {[0, 10]}; f: {[0, 255]}");
+    let m = boxes_required(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(simplified(&m), "g: {[0, 10]}; f: {[neg_inf, pos_inf]}");
+}
+
+#[test]
+fn w13_w14_touched_and_shared_nodes() {
+    let text = "for (x, 0, 9) {\n f(x) = f(x + 1)\n}\n";
+    assert_eq!(touched(text), "f: {[0, 10]}");
+    assert_eq!(required(text), "f: {[1, 10]}");
+    assert_eq!(provided(text), "f: {[0, 9]}");
+    // One call node shared by two loops over different ranges.
+    let x = Expr::var_i32("x");
+    let call = Expr::call_func(Type::INT32, "f", vec![x.clone()], 0);
+    let body = Stmt::evaluate(call);
+    let mk = |lo: i32, hi: i32| {
+        Stmt::for_loop(
+            "x",
+            Expr::i32(lo),
+            Expr::i32(hi),
+            loopir::ForType::Serial,
+            loopir::DeviceApi::None,
+            body.clone(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let s = Stmt::block(vec![mk(0, 4), mk(10, 14)]);
+    let m = boxes_required(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(simplified(&m), "f: {[0, 14]}");
+}
+
+#[test]
+fn w15_large_let_values_are_named() {
+    let text = "for (x, 0, 9) {\n let t = ((((((((((a + b) + c) + d) + e) + f0) + g0) + h0) + i) + j) + x)\n f(t) = 0\n}\n";
+    let s = stmt(text);
+    let ctx = Ctx::new();
+    let raw = boxes_provided(&ctx, &s, &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let shown = show(&raw);
+    assert!(shown.contains("let t"), "{shown}");
+    assert_eq!(
+        simplified(&raw),
+        "f: {[((((((((a + b) + c) + d) + e) + f0) + g0) + h0) + i) + j, (((((((((a + b) + c) + d) + e) + f0) + g0) + h0) + i) + j) + 9]}"
+    );
+}
+
+#[test]
+fn w16_w18_shadowing_and_conditions() {
+    assert_eq!(provided("let x = 1\nlet x = x + 1\nf(x) = 0\n"), "f: {[2, 2]}");
+    assert_eq!(
+        required("for (x, 0, 99) {\n let y = x*2\n if (x < 10) {\n  g(0) = f(y)\n }\n}\n"),
+        "f: {[0, 18]}"
+    );
+    assert_eq!(provided("for (x, 0, 99) {\n if (x == 5) {\n  f(x) = 0\n }\n}\n"), "f: {[5, 5]}");
+    assert_eq!(provided("for (x, 0, 99) {\n if ((2 <= x) && (x < 5)) {\n  f(x) = 0\n }\n}\n"), "f: {[2, 4]}");
+}
+
+#[test]
+fn w19_single_func_queries_agree() {
+    let text = "let a = 3\nfor (x, 0, 9) {\n let b = x + a\n if (q) {\n  g(x) = f(b) + h(x)\n }\n}\n";
+    let s = stmt(text);
+    let ctx = Ctx::new();
+    let all = boxes_required(&ctx, &s, &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let one = box_required(&ctx, &s, "f", &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(all.get("f").map(|r| r.to_string()), one.map(|r| r.to_string()));
+}
+
+#[test]
+fn w20_allocate_and_realize_expressions() {
+    let call = |n: &str, v: i32| Expr::call_func(Type::INT32, n, vec![Expr::i32(v)], 0);
+    let t = ir::make_bool(true, 1);
+    let provide = Stmt::provide("g", vec![Expr::i32(0)], vec![Expr::i32(0)], t.clone())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let alloc =
+        Stmt::allocate("buf", Type::INT32, loopir::MemoryType::Auto, vec![call("h", 2)], t.clone(), provide)
+            .unwrap_or_else(|e| panic!("{e}"));
+    let range = loopir::Range { min: Expr::i32(0), extent: call("f", 3) };
+    let s = Stmt::realize("g", vec![Type::INT32], loopir::MemoryType::Auto, vec![range], t, alloc)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let m = boxes_required(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(simplified(&m), "f: {[3, 3]}; h: {[2, 2]}");
+}
+
+#[test]
+fn w21_w22_euclidean_indices() {
+    assert_eq!(required("for (x, -3, 3) {\n g(x) = f(x/2)\n}\n"), "f: {[-2, 1]}");
+    let s = stmt("g(x) = f(x % 4) + f(x % -4)\n");
+    let mut scope = Scope::new();
+    let _ = scope.push("x", Interval::everything());
+    let m = boxes_required(&Ctx::new(), &s, &scope, &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(simplified(&m), "f: {[0, 3]}");
+}
+
+#[test]
+fn o02_overflow_is_widened_or_purified() {
+    let text = "for (x, 0, 1073741824) {\n f(x*4) = 0\n}\n";
+    assert_eq!(provided(text), "f: {[0, pos_inf]}");
+    let s = stmt(text);
+    let ctx = Ctx::with_options(crate::Options { compat_purify: true, ..Default::default() });
+    let m =
+        boxes_touched(&ctx, &s, &Scope::new(), &FuncValueBounds::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(simplified(&m), "f: {[0, 0]}");
+}
+
+#[test]
+fn dimension_mismatch_is_an_error() {
+    let s = stmt("f(0) = 0\nf(0, 1) = 0\n");
+    let r = boxes_provided(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default());
+    assert!(matches!(r, Err(BoundsError::DimensionMismatch { .. })));
+}

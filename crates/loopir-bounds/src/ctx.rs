@@ -1,0 +1,113 @@
+//! The analysis context: fresh-name counters, overflow tags, per-node caches and counters.
+//!
+//! Every public API takes a `&Ctx`. Fresh names (`t12`, `x.min$3`) and overflow-marker tags
+//! come from counters owned by the context, so a test that builds a fresh [`Ctx`] gets
+//! byte-identical output, and names are unique across every result computed with one
+//! context (several results are often combined later and must not capture each other's
+//! temporaries).
+
+use std::cell::{Cell, RefCell};
+
+use loopir::{Expr, Name};
+use rustc_hash::FxHashMap;
+
+/// Options that switch between Halide's exact behaviour and the crate's sound defaults.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// Halide's float-modulo rule `[0, max(b.hi, -b.lo)]` instead of the sound
+    /// `[min(0, b.lo), max(0, b.hi)]` (spec §1.5.6).
+    pub compat_float_mod: bool,
+    /// Replace overflow markers in `boxes_touched` results by zero, as Halide does, instead
+    /// of widening the affected ends to infinity (spec §1.5.12).
+    pub compat_purify: bool,
+}
+
+/// Counters of work done, for complexity guards in tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Expression nodes on which an interval rule ran (memo misses).
+    pub bounds_rule_applications: u64,
+    /// Statement nodes visited by the box walker.
+    pub box_walk_visits: u64,
+    /// Expression nodes simplified (memo misses).
+    pub simplify_visits: u64,
+}
+
+/// Counters and caches shared by every analysis run with it (see the module docs).
+#[derive(Default)]
+pub struct Ctx {
+    options: Options,
+    t_counter: Cell<u64>,
+    keyed: RefCell<FxHashMap<String, u64>>,
+    overflow_tag: Cell<i64>,
+    free_vars: RefCell<crate::ir::FreeVarCache>,
+    stats: Cell<Stats>,
+}
+
+impl Ctx {
+    /// A context with default (sound) options and all counters at zero.
+    pub fn new() -> Ctx {
+        Ctx::default()
+    }
+
+    /// A context with the given options.
+    pub fn with_options(options: Options) -> Ctx {
+        Ctx { options, ..Ctx::default() }
+    }
+
+    /// The options.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// Sets the next number drawn by [`Ctx::fresh_t`] (Halide's `t` counter).
+    pub fn seed_t(&self, next: u64) {
+        self.t_counter.set(next);
+    }
+
+    /// A fresh `t<N>` name; numbers are never reused.
+    pub fn fresh_t(&self) -> Name {
+        let n = self.t_counter.get();
+        self.t_counter.set(n + 1);
+        loopir::name(&format!("t{n}"))
+    }
+
+    /// A fresh name from the keyed family of `prefix`: the prefix itself the first time,
+    /// then `<prefix with '$' turned into '_'>$<k>` for k = 1, 2, ...
+    pub fn fresh_keyed(&self, prefix: &str) -> Name {
+        let mut keyed = self.keyed.borrow_mut();
+        let count = keyed.entry(prefix.to_owned()).or_insert(0);
+        let k = *count;
+        *count += 1;
+        if k == 0 { loopir::name(prefix) } else { loopir::name(&format!("{}${k}", prefix.replace('$', "_"))) }
+    }
+
+    /// A fresh tag for a `signed_integer_overflow` marker.
+    pub fn overflow_tag(&self) -> i64 {
+        let k = self.overflow_tag.get();
+        self.overflow_tag.set(k + 1);
+        k
+    }
+
+    /// The work counters so far.
+    pub fn stats(&self) -> Stats {
+        self.stats.get()
+    }
+
+    pub(crate) fn count(&self, f: impl FnOnce(&mut Stats)) {
+        let mut s = self.stats.get();
+        f(&mut s);
+        self.stats.set(s);
+    }
+
+    /// The free variables of `e` (sorted, deduplicated), cached per node so that repeated
+    /// queries over a DAG cost O(1) amortised per node.
+    pub fn free_vars(&self, e: &Expr) -> std::rc::Rc<[Name]> {
+        crate::ir::free_vars_cached(e, &self.free_vars)
+    }
+
+    /// Whether `e` mentions the variable `name` freely.
+    pub fn uses_var(&self, e: &Expr, name: &str) -> bool {
+        self.free_vars(e).binary_search_by(|n| n.as_ref().cmp(name)).is_ok()
+    }
+}

@@ -1,0 +1,29 @@
+//! Errors of the bounds analyses.
+
+use loopir::Name;
+
+/// What can go wrong when analysing input IR.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoundsError {
+    /// Two accesses of one Func disagree on the number of dimensions.
+    #[error("accesses to `{func}` disagree on dimensionality: {a} and {b} dimensions")]
+    DimensionMismatch {
+        /// The Func or buffer name.
+        func: Name,
+        /// Dimensions of the first box.
+        a: usize,
+        /// Dimensions of the second box.
+        b: usize,
+    },
+    /// Two boxes of different dimensionality were combined.
+    #[error("cannot combine boxes of {a} and {b} dimensions")]
+    BoxDimensions {
+        /// Dimensions of the first box.
+        a: usize,
+        /// Dimensions of the second box.
+        b: usize,
+    },
+    /// An expression node had operand types that do not fit together.
+    #[error("ill-typed input: {0}")]
+    IllTyped(String),
+}

@@ -1,0 +1,408 @@
+//! A memoised expression simplifier producing Halide's canonical forms (spec §1.4).
+//!
+//! The simplifier rewrites bottom-up. Each simplified node carries a
+//! [`ConstantInterval`] of the values it can take (from constants, the ranges of
+//! variables in the caller's scope, and let values), which decides comparisons and
+//! absorbs min/max operands. Rewrite rules live in [`rules`] and read like the algebra
+//! they implement; constant folding is in [`fold`]; proofs in [`prove`].
+//!
+//! Work is memoised per node identity (and per let-binding context), so simplifying a DAG
+//! costs O(DAG size) rule applications. Lets whose values are constants, variables or a
+//! variable plus a constant are substituted lazily (through a binding table rather than
+//! by rewriting the body), so let chains stay linear.
+
+pub mod fold;
+pub mod prove;
+pub mod rules;
+
+use loopir::equality::with_stack;
+use loopir::{CallType, Expr, ExprKind, ExprNode, Name, Type};
+use rustc_hash::FxHashMap;
+
+use crate::constant_interval::ConstantInterval;
+use crate::ctx::Ctx;
+use crate::interval::{Bound, Interval};
+use crate::ir::{self, Const};
+use crate::scope::Scope;
+
+pub use prove::{can_prove, prove_equal};
+
+/// Simplifies `e`, using the constant ends of the intervals in `bounds` as facts about
+/// the variables they bind.
+pub fn simplify(ctx: &Ctx, e: &Expr, bounds: &Scope<'_, Interval>) -> Expr {
+    Simplifier::new(ctx, bounds).simplify(e)
+}
+
+/// Simplifies `e` with no facts about its variables.
+pub fn simplify_expr(ctx: &Ctx, e: &Expr) -> Expr {
+    Simplifier::without_bounds(ctx).simplify(e)
+}
+
+/// Simplifies the finite ends of an interval.
+pub fn simplify_interval(ctx: &Ctx, i: &Interval, bounds: &Scope<'_, Interval>) -> Interval {
+    let mut s = Simplifier::new(ctx, bounds);
+    Interval { min: i.min.map(|e| s.simplify(e)), max: i.max.map(|e| s.simplify(e)) }
+}
+
+/// How a variable is known inside the expression being simplified.
+#[derive(Clone)]
+enum LetBinding {
+    /// Replaced by this (already simplified) expression.
+    Subst(Expr),
+    /// Kept; its values lie in this interval.
+    Range(ConstantInterval),
+}
+
+type MemoKey = (*const ExprNode, u64);
+
+/// The simplifier's state for one batch of expressions sharing one scope.
+pub struct Simplifier<'c, 's, 'p> {
+    ctx: &'c Ctx,
+    bounds: Option<&'s Scope<'p, Interval>>,
+    lets: FxHashMap<Name, Vec<LetBinding>>,
+    /// The current let-binding context; memo entries are valid only within it.
+    epoch: u64,
+    next_epoch: u64,
+    memo: FxHashMap<MemoKey, (Expr, Expr)>,
+    info: FxHashMap<MemoKey, (Expr, ConstantInterval)>,
+}
+
+impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
+    /// A simplifier over the variable ranges of `bounds`.
+    pub fn new(ctx: &'c Ctx, bounds: &'s Scope<'p, Interval>) -> Self {
+        Simplifier {
+            ctx,
+            bounds: Some(bounds),
+            lets: FxHashMap::default(),
+            epoch: 0,
+            next_epoch: 1,
+            memo: FxHashMap::default(),
+            info: FxHashMap::default(),
+        }
+    }
+
+    /// A simplifier with no facts about variables.
+    pub fn without_bounds(ctx: &'c Ctx) -> Simplifier<'c, 'static, 'static> {
+        Simplifier {
+            ctx,
+            bounds: None,
+            lets: FxHashMap::default(),
+            epoch: 0,
+            next_epoch: 1,
+            memo: FxHashMap::default(),
+            info: FxHashMap::default(),
+        }
+    }
+
+    /// The context.
+    pub fn ctx(&self) -> &'c Ctx {
+        self.ctx
+    }
+
+    /// Simplifies one expression.
+    pub fn simplify(&mut self, e: &Expr) -> Expr {
+        let key = (e.as_ptr(), self.epoch);
+        if let Some((_, r)) = self.memo.get(&key) {
+            return r.clone();
+        }
+        self.ctx.count(|s| s.simplify_visits += 1);
+        let r = with_stack(|| self.visit(e));
+        self.memo.insert(key, (e.clone(), r.clone()));
+        // A simplified node is its own fixed point.
+        self.memo.insert((r.as_ptr(), self.epoch), (r.clone(), r.clone()));
+        r
+    }
+
+    fn visit(&mut self, e: &Expr) -> Expr {
+        match e.kind() {
+            ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => {
+                e.clone()
+            }
+            ExprKind::Variable(n) => match self.lets.get(n).and_then(|s| s.last()) {
+                Some(LetBinding::Subst(r)) => r.clone(),
+                _ => e.clone(),
+            },
+            ExprKind::Cast(a) => {
+                let a = self.simplify(a);
+                self.cast(e.ty(), a)
+            }
+            ExprKind::Reinterpret(a) => {
+                let na = self.simplify(a);
+                if na.same_as(a) { e.clone() } else { ir::with_children(e, vec![na]) }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.simplify(a), self.simplify(b));
+                self.binary(*op, a, b)
+            }
+            ExprKind::Not(a) => {
+                let a = self.simplify(a);
+                self.not(a)
+            }
+            ExprKind::Select(c, t, f) => {
+                let (c, t, f) = (self.simplify(c), self.simplify(t), self.simplify(f));
+                self.select(c, t, f)
+            }
+            ExprKind::Let { name, value, body } => self.visit_let(name, value, body),
+            ExprKind::Call { args, call_type, .. } => {
+                let new_args: Vec<Expr> = args.iter().map(|a| self.simplify(a)).collect();
+                let changed = new_args.iter().zip(args).any(|(n, o)| !n.same_as(o));
+                let rebuilt = if changed { ir::with_children(e, new_args) } else { e.clone() };
+                if matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) {
+                    self.intrinsic(&rebuilt).unwrap_or(rebuilt)
+                } else {
+                    rebuilt
+                }
+            }
+            ExprKind::Broadcast { value, lanes } => {
+                let v = self.simplify(value);
+                if v.same_as(value) {
+                    e.clone()
+                } else {
+                    Expr::from_node_unchecked(e.ty(), ExprKind::Broadcast { value: v, lanes: *lanes })
+                }
+            }
+            ExprKind::Load { .. }
+            | ExprKind::Ramp { .. }
+            | ExprKind::Shuffle { .. }
+            | ExprKind::VectorReduce { .. } => ir::rebuild_with(e, |c| self.simplify(c)),
+        }
+    }
+
+    fn visit_let(&mut self, name: &Name, value: &Expr, body: &Expr) -> Expr {
+        let v = self.simplify(value);
+        let substitutable = ir::is_const(&v)
+            || v.as_variable().is_some()
+            || matches!(v.kind(), ExprKind::Binary(loopir::BinOp::Add | loopir::BinOp::Mul, a, b)
+                if a.as_variable().is_some() && ir::is_const(b));
+        let binding = if substitutable {
+            LetBinding::Subst(v.clone())
+        } else {
+            LetBinding::Range(self.constant_bounds(&v))
+        };
+        self.lets.entry(name.clone()).or_default().push(binding);
+        let saved = self.epoch;
+        self.epoch = self.next_epoch;
+        self.next_epoch += 1;
+        let b = self.simplify(body);
+        let body_info = self.constant_bounds(&b);
+        self.epoch = saved;
+        if let Some(stack) = self.lets.get_mut(name) {
+            stack.pop();
+            if stack.is_empty() {
+                self.lets.remove(name);
+            }
+        }
+        let result = if substitutable || !self.ctx.uses_var(&b, name) {
+            b
+        } else if b.as_variable() == Some(name) {
+            v // let t = v in t → v
+        } else {
+            ir::let_in(name.clone(), v, b)
+        };
+        self.info.insert((result.as_ptr(), self.epoch), (result.clone(), body_info));
+        result
+    }
+
+    /// The values a simplified expression can take, as far as constants and variable
+    /// ranges show.
+    pub fn constant_bounds(&mut self, e: &Expr) -> ConstantInterval {
+        let ty = e.ty();
+        if !(ty.is_int() || ty.is_uint()) {
+            return ConstantInterval::everything();
+        }
+        let key = (e.as_ptr(), self.epoch);
+        if let Some((_, ci)) = self.info.get(&key) {
+            return *ci;
+        }
+        let ci = with_stack(|| self.compute_bounds(e)).intersect(&ConstantInterval::bounds_of_type(ty));
+        self.info.insert(key, (e.clone(), ci));
+        ci
+    }
+
+    fn compute_bounds(&mut self, e: &Expr) -> ConstantInterval {
+        use loopir::BinOp as B;
+        let ty = e.ty();
+        let everything = ConstantInterval::everything();
+        match e.kind() {
+            ExprKind::IntImm(v) => ConstantInterval::single_point(*v),
+            ExprKind::UIntImm(v) => i64::try_from(*v).map_or(everything, ConstantInterval::single_point),
+            ExprKind::Variable(n) => self.var_bounds(n),
+            ExprKind::Broadcast { value, .. } => self.constant_bounds(value),
+            ExprKind::Cast(a) => {
+                if a.ty().is_int() || a.ty().is_uint() {
+                    self.constant_bounds(a).cast_to(ty)
+                } else {
+                    everything
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (x, y) = (self.constant_bounds(a), self.constant_bounds(b));
+                let r = match op {
+                    B::Add => x + y,
+                    B::Sub => x - y,
+                    B::Mul => x * y,
+                    B::Div => x / y,
+                    B::Mod => x % y,
+                    B::Min => x.min_of(&y),
+                    B::Max => x.max_of(&y),
+                    _ => return ConstantInterval::bounded(0, 1),
+                };
+                r.cast_to(ty)
+            }
+            ExprKind::Not(_) => ConstantInterval::bounded(0, 1),
+            ExprKind::Select(_, t, f) => {
+                let (x, y) = (self.constant_bounds(t), self.constant_bounds(f));
+                x.union(&y)
+            }
+            ExprKind::Ramp { base, stride, lanes } => {
+                let (b, s) = (self.constant_bounds(base), self.constant_bounds(stride));
+                (b + s * ConstantInterval::bounded(0, *lanes as i64 - 1)).cast_to(ty)
+            }
+            ExprKind::Call {
+                name, args, call_type: CallType::Intrinsic | CallType::PureIntrinsic, ..
+            } => match (name.as_ref(), args.as_slice()) {
+                (
+                    "likely" | "likely_if_innermost" | "promise_clamped" | "unsafe_promise_clamped",
+                    [x, ..],
+                ) => self.constant_bounds(x),
+                ("abs", [x]) => self.constant_bounds(x).abs().cast_to(ty),
+                ("bitwise_and", [x, y]) => {
+                    let (p, q) = (self.constant_bounds(x), self.constant_bounds(y));
+                    match (p.is_non_negative(), q.is_non_negative()) {
+                        (true, true) => {
+                            ConstantInterval { min: Some(0), max: p.max.zip(q.max).map(|(u, v)| u.min(v)) }
+                        }
+                        (true, false) => ConstantInterval { min: Some(0), max: p.max },
+                        (false, true) => ConstantInterval { min: Some(0), max: q.max },
+                        _ => everything,
+                    }
+                }
+                _ => everything,
+            },
+            _ => everything,
+        }
+    }
+
+    fn var_bounds(&self, name: &Name) -> ConstantInterval {
+        if let Some(b) = self.lets.get(name).and_then(|s| s.last()) {
+            return match b {
+                LetBinding::Range(ci) => *ci,
+                LetBinding::Subst(_) => ConstantInterval::everything(),
+            };
+        }
+        match self.bounds.and_then(|b| b.find(name)) {
+            Some(i) => {
+                let end =
+                    |b: &Bound| b.as_expr().and_then(ir::as_const_i128).and_then(|v| i64::try_from(v).ok());
+                if i.is_empty() {
+                    ConstantInterval::everything()
+                } else {
+                    ConstantInterval { min: end(&i.min), max: end(&i.max) }
+                }
+            }
+            None => ConstantInterval::everything(),
+        }
+    }
+
+    /// Folds a constant into an immediate of `ty`, or an overflow marker.
+    fn folded(&self, ty: Type, f: fold::Folded) -> Expr {
+        match f {
+            fold::Folded::Value(c) => ir::make_const_value(ty, c),
+            fold::Folded::Overflow => ir::overflow_marker(ty, self.ctx.overflow_tag()),
+        }
+    }
+
+    fn cast(&mut self, ty: Type, a: Expr) -> Expr {
+        if a.ty() == ty {
+            return a;
+        }
+        if let Some(c) = ir::const_value(&a)
+            && let Some(f) = fold::fold_cast(ty, c)
+        {
+            return self.folded(ty, f);
+        }
+        // A cast that provably keeps every value of its operand, between integer types,
+        // of an operand that is itself a widening cast: cast the inner value directly.
+        if let ExprKind::Cast(inner) = a.kind() {
+            let (t0, t1) = (inner.ty(), a.ty());
+            let int = |t: Type| t.is_int() || t.is_uint();
+            if int(t0) && int(t1) && int(ty) {
+                let widening = ConstantInterval::bounds_of_type(t1)
+                    .contains_interval(&ConstantInterval::bounds_of_type(t0))
+                    && t1.bits() > t0.bits();
+                if widening
+                    && ConstantInterval::bounds_of_type(ty)
+                        .contains_interval(&ConstantInterval::bounds_of_type(t0))
+                {
+                    return self.cast(ty, inner.clone());
+                }
+            }
+        }
+        ir::cast(ty, a)
+    }
+
+    fn intrinsic(&mut self, e: &Expr) -> Option<Expr> {
+        let (name, args) = ir::intrinsic_name(e)?;
+        let ty = e.ty();
+        match (name, args) {
+            ("abs", [x]) => {
+                let c = ir::const_value(x)?;
+                let v = match c {
+                    Const::Int(v) => Const::UInt((v as i128).unsigned_abs() as u64),
+                    Const::UInt(v) => Const::UInt(v),
+                    Const::Float(f) => Const::Float(f.abs()),
+                };
+                Some(ir::make_const_value(ty, v))
+            }
+            ("bitwise_and" | "bitwise_or" | "bitwise_xor", [x, y]) => {
+                let (a, b) = (ir::as_const_i128(x)?, ir::as_const_i128(y)?);
+                let r = match name {
+                    "bitwise_and" => a & b,
+                    "bitwise_or" => a | b,
+                    _ => a ^ b,
+                };
+                Some(ir::make_const(ty, r))
+            }
+            ("absd", [x, y]) => {
+                let (a, b) = (ir::const_value(x)?, ir::const_value(y)?);
+                let v = match (a, b) {
+                    (Const::Float(p), Const::Float(q)) => Const::Float((p - q).abs()),
+                    _ => Const::UInt((ir::as_const_i128(x)? - ir::as_const_i128(y)?).unsigned_abs() as u64),
+                };
+                Some(ir::make_const_value(ty, v))
+            }
+            ("popcount" | "count_leading_zeros" | "count_trailing_zeros", [x]) => {
+                let v = ir::as_const_i128(x)?;
+                let bits = x.ty().bits() as u32;
+                let mask: u128 = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+                let u = (v as u128) & mask;
+                let r = match name {
+                    "popcount" => u.count_ones(),
+                    "count_leading_zeros" => u.leading_zeros() - (128 - bits),
+                    _ => u.trailing_zeros().min(bits),
+                };
+                Some(ir::make_const(ty, r as i128))
+            }
+            ("bitwise_not", [x]) => Some(ir::make_const(ty, !ir::as_const_i128(x)?)),
+            ("shift_left" | "shift_right", [x, y]) => {
+                let (a, b) = (ir::as_const_i128(x)?, ir::as_const_i128(y)?);
+                let bits = ty.bits() as i128;
+                if b <= -bits || b >= bits {
+                    return None;
+                }
+                let left = (name == "shift_left") == (b >= 0);
+                let k = b.unsigned_abs() as u32;
+                let r = if left { a << k } else { a >> k };
+                if left && ir::no_overflow_int(ty) {
+                    let f = fold::fold_cast(ty, Const::Int(i64::try_from(r).ok()?))?;
+                    return Some(self.folded(ty, f));
+                }
+                Some(ir::make_const(ty, r))
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

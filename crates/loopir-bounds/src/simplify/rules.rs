@@ -1,0 +1,780 @@
+//! Rewrite rules, one function per operator. Operands arrive simplified; each rule
+//! returns a simplified result, re-entering other rules for the parts it builds.
+//!
+//! Notation in the comments: `x`, `y`, `z` are any expressions, `c0`, `c1` constants.
+//! Reassociating rules apply to integer types only (float arithmetic is not associative).
+
+use loopir::{BinOp, Expr, ExprKind, Type};
+
+use super::Simplifier;
+use super::fold::{self, Folded};
+use crate::constant_interval::ConstantInterval;
+use crate::ir::{self, Const, should_commute};
+
+fn bin(e: &Expr) -> Option<(BinOp, &Expr, &Expr)> {
+    match e.kind() {
+        ExprKind::Binary(op, a, b) => Some((*op, a, b)),
+        _ => None,
+    }
+}
+
+fn is_op(e: &Expr, op: BinOp) -> Option<(&Expr, &Expr)> {
+    match bin(e) {
+        Some((o, a, b)) if o == op => Some((a, b)),
+        _ => None,
+    }
+}
+
+/// `x + c0` split into `(x, c0)`; anything else is `(e, None)`.
+fn split_constant(e: &Expr) -> (&Expr, Option<&Expr>) {
+    match is_op(e, BinOp::Add) {
+        Some((x, c)) if ir::is_const(c) => (x, Some(c)),
+        _ => (e, None),
+    }
+}
+
+fn is_int(ty: Type) -> bool {
+    ty.is_int() || (ty.is_uint() && !ty.is_bool())
+}
+
+impl Simplifier<'_, '_, '_> {
+    fn fold(&self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
+        let (x, y) = (ir::const_value(a)?, ir::const_value(b)?);
+        let ty = if op.is_comparison() { loopir::Type::bool(a.ty().lanes()) } else { a.ty() };
+        match fold::fold_binary(op, a.ty(), x, y)? {
+            Folded::Value(c) => Some(ir::make_const_value(ty, c)),
+            Folded::Overflow => Some(self.folded(ty, Folded::Overflow)),
+        }
+    }
+
+    /// `c0 op c1` folded, as an expression of `a`'s type (used for constant parts).
+    fn fold_consts(&self, op: BinOp, a: &Expr, b: &Expr) -> Expr {
+        self.fold(op, a, b).unwrap_or_else(|| ir::binary(op, a.clone(), b.clone()))
+    }
+
+    /// Applies the rules of `op` to simplified operands.
+    pub fn binary(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(op, &a, &b) {
+            return r;
+        }
+        match op {
+            BinOp::Add => self.add(a, b),
+            BinOp::Sub => self.sub(a, b),
+            BinOp::Mul => self.mul(a, b),
+            BinOp::Div => self.div(a, b),
+            BinOp::Mod => self.modulo(a, b),
+            BinOp::Min | BinOp::Max => self.min_max(op, a, b),
+            BinOp::Lt => self.lt(a, b),
+            BinOp::Gt => self.lt(b, a),
+            BinOp::Le => self.le(a, b),
+            BinOp::Ge => self.le(b, a),
+            BinOp::Eq => self.eq(a, b),
+            BinOp::Ne => {
+                let e = self.eq(a, b);
+                self.not(e)
+            }
+            BinOp::And | BinOp::Or => self.and_or(op, a, b),
+        }
+    }
+
+    /// `a + b`.
+    pub fn add(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(BinOp::Add, &a, &b) {
+            return r;
+        }
+        if should_commute(&a, &b) {
+            return self.add(b, a);
+        }
+        let ty = a.ty();
+        if ir::is_const_zero(&b) {
+            return a; // x + 0 → x
+        }
+        if !is_int(ty) {
+            return ir::add(a, b);
+        }
+        // (x + c0) + c1 → x + fold(c0 + c1)
+        if let (x, Some(c0)) = split_constant(&a) {
+            if ir::is_const(&b) {
+                let c = self.fold_consts(BinOp::Add, c0, &b);
+                return self.add(x.clone(), c);
+            }
+            // (x + c0) + y → (x + y) + c0
+            let xy = self.add(x.clone(), b.clone());
+            return self.add(xy, c0.clone());
+        }
+        // x + (y + c0) → (x + y) + c0
+        if let (y, Some(c0)) = split_constant(&b) {
+            let xy = self.add(a.clone(), y.clone());
+            return self.add(xy, c0.clone());
+        }
+        // (x - y) + y → x
+        if let Some((x, y)) = is_op(&a, BinOp::Sub)
+            && ir::equal(y, &b)
+        {
+            return x.clone();
+        }
+        // x + (y - x) → y
+        if let Some((y, x)) = is_op(&b, BinOp::Sub)
+            && ir::equal(x, &a)
+        {
+            return y.clone();
+        }
+        // (c0 - x) + c1 → fold(c0 + c1) - x
+        if let Some((c0, x)) = is_op(&a, BinOp::Sub)
+            && ir::is_const(c0)
+            && ir::is_const(&b)
+        {
+            let c = self.fold_consts(BinOp::Add, c0, &b);
+            return self.sub(c, x.clone());
+        }
+        // x + x → x*2
+        if ir::equal(&a, &b) {
+            return self.mul(a, ir::make_const(ty, 2));
+        }
+        // x*c0 + x*c1 → x*fold(c0 + c1);  x*c0 + x → x*fold(c0 + 1)
+        if let Some((x, c0)) = is_op(&a, BinOp::Mul)
+            && ir::is_const(c0)
+        {
+            if let Some((y, c1)) = is_op(&b, BinOp::Mul)
+                && ir::is_const(c1)
+                && ir::equal(x, y)
+            {
+                let c = self.fold_consts(BinOp::Add, c0, c1);
+                return self.mul(x.clone(), c);
+            }
+            if ir::equal(x, &b) {
+                let c = self.fold_consts(BinOp::Add, c0, &ir::one(ty));
+                return self.mul(x.clone(), c);
+            }
+        }
+        ir::add(a, b)
+    }
+
+    /// `a - b`.
+    pub fn sub(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(BinOp::Sub, &a, &b) {
+            return r;
+        }
+        let ty = a.ty();
+        if ir::is_const_zero(&b) {
+            return a;
+        }
+        if !is_int(ty) {
+            return ir::sub(a, b);
+        }
+        // x - x → 0
+        if ir::equal(&a, &b) {
+            return ir::zero(ty);
+        }
+        // x - c0 → x + fold(-c0)
+        if ty.is_int() && ir::is_const(&b) {
+            let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), &b);
+            if ir::is_const(&neg) {
+                return self.add(a, neg);
+            }
+        }
+        // (x + y) - x → y;  (x + y) - y → x
+        if let Some((x, y)) = is_op(&a, BinOp::Add) {
+            if ir::equal(x, &b) {
+                return y.clone();
+            }
+            if ir::equal(y, &b) {
+                return x.clone();
+            }
+        }
+        // x - (x + y) → 0 - y;  y - (x + y) → 0 - x
+        if let Some((x, y)) = is_op(&b, BinOp::Add) {
+            if ir::equal(x, &a) {
+                return self.sub(ir::zero(ty), y.clone());
+            }
+            if ir::equal(y, &a) {
+                return self.sub(ir::zero(ty), x.clone());
+            }
+        }
+        match (split_constant(&a), split_constant(&b)) {
+            // (x + c0) - (y + c1) → (x - y) + fold(c0 - c1)
+            ((x, Some(c0)), (y, Some(c1))) => {
+                let d = self.sub(x.clone(), y.clone());
+                let c = self.fold_consts(BinOp::Sub, c0, c1);
+                return self.add(d, c);
+            }
+            // (x + c0) - y → (x - y) + c0
+            ((x, Some(c0)), (y, None)) => {
+                if ir::is_const(y) {
+                    let c = self.fold_consts(BinOp::Sub, c0, y);
+                    return self.add(x.clone(), c);
+                }
+                let d = self.sub(x.clone(), y.clone());
+                return self.add(d, c0.clone());
+            }
+            // c0 - (y + c1) → fold(c0 - c1) - y;  x - (y + c1) → (x - y) + fold(-c1)
+            ((x, None), (y, Some(c1))) => {
+                if ir::is_const(x) {
+                    let c = self.fold_consts(BinOp::Sub, x, c1);
+                    return self.sub(c, y.clone());
+                }
+                let d = self.sub(x.clone(), y.clone());
+                let c = self.fold_consts(BinOp::Sub, &ir::zero(ty), c1);
+                return self.add(d, c);
+            }
+            _ => {}
+        }
+        // (x + y) - (x + z) → y - z, and the other three pairings
+        if let (Some((x1, y1)), Some((x2, y2))) = (is_op(&a, BinOp::Add), is_op(&b, BinOp::Add)) {
+            let pairs = [(x1, x2, y1, y2), (x1, y2, y1, x2), (y1, x2, x1, y2), (y1, y2, x1, x2)];
+            for (p, q, r, s) in pairs {
+                if ir::equal(p, q) {
+                    return self.sub(r.clone(), s.clone());
+                }
+            }
+        }
+        // (x - y) - x → 0 - y
+        if let Some((x, y)) = is_op(&a, BinOp::Sub)
+            && ir::equal(x, &b)
+        {
+            return self.sub(ir::zero(ty), y.clone());
+        }
+        // x - x*c0 → x*fold(1 - c0);  x*c0 - x → x*fold(c0 - 1)
+        if let Some((x, c0)) = is_op(&b, BinOp::Mul)
+            && ir::is_const(c0)
+            && ir::equal(x, &a)
+        {
+            let c = self.fold_consts(BinOp::Sub, &ir::one(ty), c0);
+            return self.mul(a, c);
+        }
+        if let Some((x, c0)) = is_op(&a, BinOp::Mul)
+            && ir::is_const(c0)
+            && ir::equal(x, &b)
+        {
+            let c = self.fold_consts(BinOp::Sub, c0, &ir::one(ty));
+            return self.mul(b, c);
+        }
+        // x*c0 - x*c1 → x*fold(c0 - c1)
+        if let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
+            && ir::is_const(c0)
+            && ir::is_const(c1)
+            && ir::equal(x, y)
+        {
+            let c = self.fold_consts(BinOp::Sub, c0, c1);
+            return self.mul(x.clone(), c);
+        }
+        ir::sub(a, b)
+    }
+
+    /// `a * b`.
+    pub fn mul(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(BinOp::Mul, &a, &b) {
+            return r;
+        }
+        if should_commute(&a, &b) {
+            return self.mul(b, a);
+        }
+        let ty = a.ty();
+        if ir::is_const_one(&b) {
+            return a;
+        }
+        if !is_int(ty) {
+            return ir::mul(a, b);
+        }
+        if ir::is_const_zero(&b) {
+            return b;
+        }
+        if ir::is_const(&b) {
+            // (x*c0)*c1 → x*fold(c0*c1)
+            if let Some((x, c0)) = is_op(&a, BinOp::Mul)
+                && ir::is_const(c0)
+            {
+                let c = self.fold_consts(BinOp::Mul, c0, &b);
+                return self.mul(x.clone(), c);
+            }
+            // (x + c0)*c1 → x*c1 + fold(c0*c1)
+            if let (x, Some(c0)) = split_constant(&a) {
+                let c = self.fold_consts(BinOp::Mul, c0, &b);
+                if ir::is_const(&c) {
+                    let xc = self.mul(x.clone(), b.clone());
+                    return self.add(xc, c);
+                }
+            }
+        }
+        ir::mul(a, b)
+    }
+
+    /// `a / b` (Euclidean).
+    pub fn div(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(BinOp::Div, &a, &b) {
+            return r;
+        }
+        let ty = a.ty();
+        if ir::is_const_one(&b) {
+            return a;
+        }
+        if !is_int(ty) {
+            return ir::div(a, b);
+        }
+        if ir::is_const_zero(&b) || ir::is_const_zero(&a) {
+            return ir::zero(ty); // x/0 → 0, 0/x → 0
+        }
+        let q = self.constant_bounds(&a) / self.constant_bounds(&b);
+        if let Some(v) = q.as_single_point() {
+            return ir::make_const(ty, v as i128);
+        }
+        if let Some(c1) = ir::as_const_i128(&b)
+            && c1 > 0
+        {
+            // (x*c0)/c1 → x*fold(c0/c1) when c1 divides c0
+            if let Some((x, c0)) = is_op(&a, BinOp::Mul)
+                && let Some(c0v) = ir::as_const_i128(c0)
+                && c0v % c1 == 0
+            {
+                return self.mul(x.clone(), ir::make_const(ty, c0v / c1));
+            }
+            // (x*c0 + y)/c1 → x*fold(c0/c1) + y/c1 when c1 divides c0
+            if let Some((m, y)) = is_op(&a, BinOp::Add)
+                && let Some((x, c0)) = is_op(m, BinOp::Mul)
+                && let Some(c0v) = ir::as_const_i128(c0)
+                && c0v % c1 == 0
+            {
+                let xq = self.mul(x.clone(), ir::make_const(ty, c0v / c1));
+                let yq = self.div(y.clone(), b.clone());
+                return self.add(xq, yq);
+            }
+            // (x + c0)/c1 → x/c1 + fold(c0/c1) when c1 divides c0
+            if let (x, Some(c0)) = split_constant(&a)
+                && let Some(c0v) = ir::as_const_i128(c0)
+                && c0v % c1 == 0
+            {
+                let xq = self.div(x.clone(), b.clone());
+                return self.add(xq, ir::make_const(ty, c0v / c1));
+            }
+        }
+        ir::div(a, b)
+    }
+
+    /// `a % b` (Euclidean).
+    pub fn modulo(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(BinOp::Mod, &a, &b) {
+            return r;
+        }
+        let ty = a.ty();
+        if !is_int(ty) {
+            return ir::modulo(a, b);
+        }
+        if ir::is_const_one(&b) || ir::is_const_zero(&b) || ir::is_const_zero(&a) {
+            return ir::zero(ty);
+        }
+        let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
+        // x % y → x when 0 <= x < |y| everywhere
+        if ca.is_non_negative()
+            && let (Some(amax), Some(bmin)) = (ca.max, cb.abs().min)
+            && amax < bmin
+        {
+            return a;
+        }
+        if let Some(v) = (ca % cb).as_single_point() {
+            return ir::make_const(ty, v as i128);
+        }
+        if let Some(c1) = ir::as_const_i128(&b)
+            && c1 != 0
+        {
+            // (x*c0) % c1 → 0 when c1 divides c0
+            if let Some((_, c0)) = is_op(&a, BinOp::Mul)
+                && ir::as_const_i128(c0).is_some_and(|v| v % c1 == 0)
+            {
+                return ir::zero(ty);
+            }
+            // (x*c0 + y) % c1 → y % c1 when c1 divides c0;  (y + c0) % c1 likewise
+            if let Some((m, y)) = is_op(&a, BinOp::Add) {
+                let drop_left = is_op(m, BinOp::Mul)
+                    .and_then(|(_, c0)| ir::as_const_i128(c0))
+                    .is_some_and(|v| v % c1 == 0);
+                if drop_left {
+                    return self.modulo(y.clone(), b.clone());
+                }
+                if ir::as_const_i128(y).is_some_and(|v| v % c1 == 0) {
+                    return self.modulo(m.clone(), b.clone());
+                }
+            }
+        }
+        ir::modulo(a, b)
+    }
+
+    /// `min(a, b)` or `max(a, b)`.
+    pub fn min_max(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(op, &a, &b) {
+            return r;
+        }
+        if should_commute(&a, &b) {
+            return self.min_max(op, b, a);
+        }
+        let is_min = op == BinOp::Min;
+        let other = if is_min { BinOp::Max } else { BinOp::Min };
+        // min(x, x) → x
+        if ir::equal(&a, &b) {
+            return a;
+        }
+        let ty = a.ty();
+        if is_int(ty) {
+            // Decided by ranges: min(x, y) → x when x <= y everywhere.
+            let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
+            if ca.le(&cb) {
+                return if is_min { a } else { b };
+            }
+            if cb.le(&ca) {
+                return if is_min { b } else { a };
+            }
+            // Decided by the difference: min(x + c0, x + c1) → x + fold(min(c0, c1)).
+            let d = self.sub(a.clone(), b.clone());
+            let cd = self.constant_bounds(&d);
+            if cd.max.is_some_and(|v| v <= 0) {
+                return if is_min { a } else { b };
+            }
+            if cd.min.is_some_and(|v| v >= 0) {
+                return if is_min { b } else { a };
+            }
+        }
+        if ir::is_const(&b) {
+            // min(min(x, c0), c1) → min(x, fold(min(c0, c1)))
+            if let Some((x, c0)) = is_op(&a, op)
+                && ir::is_const(c0)
+            {
+                let c = self.fold_consts(op, c0, &b);
+                return self.min_max(op, x.clone(), c);
+            }
+        } else {
+            // min(min(x, c0), y) → min(min(x, y), c0)
+            if let Some((x, c0)) = is_op(&a, op)
+                && ir::is_const(c0)
+            {
+                let xy = self.min_max(op, x.clone(), b.clone());
+                return self.min_max(op, xy, c0.clone());
+            }
+            // min(x, min(y, c0)) → min(min(x, y), c0)
+            if let Some((y, c0)) = is_op(&b, op)
+                && ir::is_const(c0)
+            {
+                let xy = self.min_max(op, a.clone(), y.clone());
+                return self.min_max(op, xy, c0.clone());
+            }
+        }
+        // min(min(x, y), x) → min(x, y);  min(x, min(x, y)) → min(x, y)
+        if let Some((x, y)) = is_op(&a, op)
+            && (ir::equal(x, &b) || ir::equal(y, &b))
+        {
+            return a;
+        }
+        if let Some((x, y)) = is_op(&b, op)
+            && (ir::equal(x, &a) || ir::equal(y, &a))
+        {
+            return b;
+        }
+        // min(max(x, y), x) → x;  min(x, max(x, y)) → x
+        if let Some((x, y)) = is_op(&a, other)
+            && (ir::equal(x, &b) || ir::equal(y, &b))
+        {
+            return b;
+        }
+        if let Some((x, y)) = is_op(&b, other)
+            && (ir::equal(x, &a) || ir::equal(y, &a))
+        {
+            return a;
+        }
+        // min(x*c, y*c) → min(x, y)*c for c > 0 (max for c < 0)
+        if is_int(ty)
+            && let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
+            && ir::is_const(c0)
+            && ir::equal(c0, c1)
+            && ir::no_overflow_int(ty)
+        {
+            if ir::is_positive_const(c0) {
+                let m = self.min_max(op, x.clone(), y.clone());
+                return self.mul(m, c0.clone());
+            }
+            if ir::is_negative_const(c0) {
+                let m = self.min_max(other, x.clone(), y.clone());
+                return self.mul(m, c0.clone());
+            }
+        }
+        // min(select(c, x, y), select(c, z, w)) → select(c, min(x, z), min(y, w))
+        if let (ExprKind::Select(c1, x, y), ExprKind::Select(c2, z, w)) = (a.kind(), b.kind())
+            && ir::equal(c1, c2)
+        {
+            let t = self.min_max(op, x.clone(), z.clone());
+            let f = self.min_max(op, y.clone(), w.clone());
+            return self.select(c1.clone(), t, f);
+        }
+        ir::binary(op, a, b)
+    }
+
+    /// Decides `a < b` from ranges: Some(true/false) when every valuation agrees.
+    fn decide_lt(&mut self, a: &Expr, b: &Expr) -> Option<bool> {
+        let ty = a.ty();
+        if !is_int(ty) {
+            return None;
+        }
+        let (ca, cb) = (self.constant_bounds(a), self.constant_bounds(b));
+        if ca.lt(&cb) {
+            return Some(true);
+        }
+        if cb.le(&ca) {
+            return Some(false);
+        }
+        if ir::no_overflow_int(ty) {
+            let d = self.sub(a.clone(), b.clone());
+            let cd = self.constant_bounds(&d);
+            if cd.max.is_some_and(|v| v < 0) {
+                return Some(true);
+            }
+            if cd.min.is_some_and(|v| v >= 0) {
+                return Some(false);
+            }
+        }
+        None
+    }
+
+    /// `a < b`.
+    pub fn lt(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(BinOp::Lt, &a, &b) {
+            return r;
+        }
+        let lanes = a.ty().lanes();
+        if ir::equal(&a, &b) {
+            return ir::make_bool(false, lanes);
+        }
+        if let Some(v) = self.decide_lt(&a, &b) {
+            return ir::make_bool(v, lanes);
+        }
+        let ty = a.ty();
+        if ir::no_overflow_int(ty) {
+            match (split_constant(&a), split_constant(&b)) {
+                // x + c0 < y + c1 → x < y + fold(c1 - c0)
+                ((x, Some(c0)), (y, Some(c1))) => {
+                    let c = self.fold_consts(BinOp::Sub, c1, c0);
+                    let rhs = self.add(y.clone(), c);
+                    return self.lt(x.clone(), rhs);
+                }
+                // x + c0 < y → x < y + fold(-c0)   (c0 < x + c1 → fold(c0 - c1) < x)
+                ((x, Some(c0)), (y, None)) => {
+                    if ir::is_const(y) {
+                        let c = self.fold_consts(BinOp::Sub, y, c0);
+                        return self.lt(x.clone(), c);
+                    }
+                    let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), c0);
+                    let rhs = self.add(y.clone(), neg);
+                    return self.lt(x.clone(), rhs);
+                }
+                ((x, None), (y, Some(c1))) if ir::is_const(x) => {
+                    let c = self.fold_consts(BinOp::Sub, x, c1);
+                    return self.lt(c, y.clone());
+                }
+                _ => {}
+            }
+        }
+        ir::lt(a, b)
+    }
+
+    /// `a <= b`, canonically `!(b < a)` printed as `a <= b`.
+    pub fn le(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(BinOp::Le, &a, &b) {
+            return r;
+        }
+        let r = self.lt(b.clone(), a.clone());
+        match r.kind() {
+            ExprKind::Binary(BinOp::Lt, p, q) => ir::le(q.clone(), p.clone()),
+            _ => self.not(r),
+        }
+    }
+
+    /// `a == b`.
+    pub fn eq(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(r) = self.fold(BinOp::Eq, &a, &b) {
+            return r;
+        }
+        let lanes = a.ty().lanes();
+        if ir::equal(&a, &b) {
+            return ir::make_bool(true, lanes);
+        }
+        let ty = a.ty();
+        if is_int(ty) {
+            let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
+            if ca.lt(&cb) || cb.lt(&ca) {
+                return ir::make_bool(false, lanes);
+            }
+            if ir::no_overflow_int(ty) {
+                let d = self.sub(a.clone(), b.clone());
+                let cd = self.constant_bounds(&d);
+                if !cd.contains(0) {
+                    return ir::make_bool(false, lanes);
+                }
+                if cd.as_single_point() == Some(0) {
+                    return ir::make_bool(true, lanes);
+                }
+                // x + c0 == c1 → x == fold(c1 - c0)
+                if let (x, Some(c0)) = split_constant(&a)
+                    && ir::is_const(&b)
+                {
+                    let c = self.fold_consts(BinOp::Sub, &b, c0);
+                    return self.eq(x.clone(), c);
+                }
+            }
+        }
+        if ty.is_bool() {
+            // b == true → b; b == false → !b
+            if ir::is_const_true(&b) {
+                return a;
+            }
+            if ir::is_const_false(&b) {
+                return self.not(a);
+            }
+        }
+        if ir::is_const(&a) && !ir::is_const(&b) {
+            return ir::eq(b, a);
+        }
+        ir::eq(a, b)
+    }
+
+    /// `a && b` or `a || b`.
+    pub fn and_or(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        let is_and = op == BinOp::And;
+        let lanes = a.ty().lanes();
+        // Absorbing and neutral constants.
+        for (x, y) in [(&a, &b), (&b, &a)] {
+            if ir::is_const_true(x) {
+                return if is_and { y.clone() } else { x.clone() };
+            }
+            if ir::is_const_false(x) {
+                return if is_and { x.clone() } else { y.clone() };
+            }
+        }
+        if should_commute(&a, &b) {
+            return self.and_or(op, b, a);
+        }
+        // x && x → x
+        if ir::equal(&a, &b) {
+            return a;
+        }
+        // x && !x → false;  x || !x → true
+        let negates = |p: &Expr, q: &Expr| matches!(q.kind(), ExprKind::Not(n) if ir::equal(n, p));
+        if negates(&a, &b) || negates(&b, &a) {
+            return ir::make_bool(!is_and, lanes);
+        }
+        // x && (x || y) → x;  x || (x && y) → x
+        let dual = if is_and { BinOp::Or } else { BinOp::And };
+        for (x, y) in [(&a, &b), (&b, &a)] {
+            if let Some((p, q)) = is_op(y, dual)
+                && (ir::equal(p, x) || ir::equal(q, x))
+            {
+                return x.clone();
+            }
+        }
+        // (p && c) || (p && !c) → p, in any operand order (and the mirror for &&).
+        if let (Some((p1, q1)), Some((p2, q2))) = (is_op(&a, dual), is_op(&b, dual)) {
+            let combos = [(p1, q1, p2, q2), (p1, q1, q2, p2), (q1, p1, p2, q2), (q1, p1, q2, p2)];
+            for (p, c, pp, cc) in combos {
+                if ir::equal(p, pp) && (negates(c, cc) || negates(cc, c)) {
+                    return p.clone();
+                }
+            }
+        }
+        ir::binary(op, a, b)
+    }
+
+    /// `!a`.
+    pub fn not(&mut self, a: Expr) -> Expr {
+        let lanes = a.ty().lanes();
+        if ir::is_const_true(&a) {
+            return ir::make_bool(false, lanes);
+        }
+        if ir::is_const_false(&a) {
+            return ir::make_bool(true, lanes);
+        }
+        match a.kind() {
+            ExprKind::Not(x) => x.clone(),                                     // !!x → x
+            ExprKind::Binary(BinOp::Lt, x, y) => ir::le(y.clone(), x.clone()), // !(x < y) → y <= x
+            ExprKind::Binary(BinOp::Le, x, y) => ir::lt(y.clone(), x.clone()), // !(x <= y) → y < x
+            ExprKind::Binary(BinOp::Eq, x, y) => ir::ne(x.clone(), y.clone()),
+            ExprKind::Binary(BinOp::Ne, x, y) => ir::eq(x.clone(), y.clone()),
+            _ => ir::not(a),
+        }
+    }
+
+    /// `select(c, t, f)`.
+    pub fn select(&mut self, c: Expr, t: Expr, f: Expr) -> Expr {
+        if ir::is_const_true(&c) {
+            return t;
+        }
+        if ir::is_const_false(&c) {
+            return f;
+        }
+        // select(c, x, x) → x
+        if ir::equal(&t, &f) {
+            return t;
+        }
+        // select(!c, x, y) → select(c, y, x)
+        if let ExprKind::Not(inner) = c.kind() {
+            return self.select(inner.clone(), f, t);
+        }
+        if t.ty().is_bool() && c.ty() == t.ty() {
+            // select(c, true, false) → c;  select(c, false, true) → !c
+            if ir::is_const_true(&t) && ir::is_const_false(&f) {
+                return c;
+            }
+            if ir::is_const_false(&t) && ir::is_const_true(&f) {
+                return self.not(c);
+            }
+        }
+        // select(c, select(c, x, y), z) → select(c, x, z)
+        if let ExprKind::Select(c2, x, _) = t.kind()
+            && ir::equal(c2, &c)
+        {
+            return self.select(c, x.clone(), f);
+        }
+        // select(c, x, select(c, y, z)) → select(c, x, z)
+        if let ExprKind::Select(c2, _, z) = f.kind()
+            && ir::equal(c2, &c)
+        {
+            return self.select(c, t, z.clone());
+        }
+        // select(p <= q, p*k, q*k) → min(p*k, q*k) for k > 0 (k = 1 included), and the
+        // mirror with max
+        if let ExprKind::Binary(BinOp::Lt | BinOp::Le, p, q) = c.kind()
+            && c.ty().is_scalar()
+            && t.ty().is_scalar()
+            && ir::no_overflow_int(t.ty())
+            && p.ty() == t.ty()
+        {
+            let k = [&t, &f]
+                .into_iter()
+                .find_map(|e| is_op(e, BinOp::Mul).map(|(_, k)| k.clone()).filter(ir::is_positive_const))
+                .unwrap_or_else(|| ir::one(t.ty()));
+            let pk = self.mul(p.clone(), k.clone());
+            let qk = self.mul(q.clone(), k);
+            if ir::equal(&pk, &t) && ir::equal(&qk, &f) {
+                return self.min_max(BinOp::Min, t, f);
+            }
+            if ir::equal(&qk, &t) && ir::equal(&pk, &f) {
+                return self.min_max(BinOp::Max, t, f);
+            }
+        }
+        // select(x < y, x, y) → min(x, y);  select(x < y, y, x) → max(x, y)
+        if let ExprKind::Binary(BinOp::Lt | BinOp::Le, x, y) = c.kind()
+            && c.ty().is_scalar() == t.ty().is_scalar()
+        {
+            if ir::equal(x, &t) && ir::equal(y, &f) {
+                return self.min_max(BinOp::Min, t, f);
+            }
+            if ir::equal(y, &t) && ir::equal(x, &f) {
+                return self.min_max(BinOp::Max, t, f);
+            }
+        }
+        ir::select(c, t, f)
+    }
+
+    /// The constant interval of a finite constant expression, if it is one.
+    pub fn const_of(e: &Expr) -> Option<ConstantInterval> {
+        match ir::const_value(e)? {
+            Const::Int(v) => Some(ConstantInterval::single_point(v)),
+            Const::UInt(v) => i64::try_from(v).ok().map(ConstantInterval::single_point),
+            Const::Float(_) => None,
+        }
+    }
+}

@@ -1,0 +1,132 @@
+use super::*;
+use crate::interval::Interval;
+use loopir::Expr;
+
+fn x() -> Expr {
+    Expr::var_i32("x")
+}
+fn y() -> Expr {
+    Expr::var_i32("y")
+}
+fn c(v: i32) -> Expr {
+    Expr::i32(v)
+}
+fn s(e: Expr) -> String {
+    ir::pretty(&simplify_expr(&Ctx::new(), &e))
+}
+fn scope_x(lo: i32, hi: i32) -> Scope<'static, Interval> {
+    let mut sc = Scope::new();
+    let _ = sc.push("x", Interval::new(c(lo), c(hi)));
+    sc
+}
+
+#[test]
+fn canonical_forms() {
+    assert_eq!(s(ir::max(c(7), x())), "max(x, 7)");
+    assert_eq!(s(ir::min(y(), x())), "min(x, y)");
+    let v = Expr::var_i32("v");
+    assert_eq!(s(ir::max(ir::sub(v.clone(), c(1)), ir::div(v.clone(), c(2)))), "max(v/2, v + -1)");
+    assert_eq!(s(ir::sub(x(), c(1))), "x + -1");
+    assert_eq!(s(ir::add(x(), ir::sub(c(1), c(8)))), "x + -7");
+    assert_eq!(s(ir::max(v.clone(), ir::add(v.clone(), c(2)))), "v + 2");
+    assert_eq!(s(ir::min(v.clone(), ir::add(v.clone(), c(2)))), "v");
+    assert_eq!(s(ir::max(ir::max(x(), c(255)), c(0))), "max(x, 255)");
+    let u = Expr::from_node_unchecked(Type::uint(16, 1), ExprKind::UIntImm(65535));
+    assert_eq!(s(ir::cast(Type::INT32, u)), "65535");
+    let a = Expr::var_i32("a");
+    let b = Expr::var_i32("b");
+    let d = Expr::var_i32("d");
+    let untouched = ir::add(ir::min(ir::add(ir::mul(a, c(8)), b), ir::add(Expr::var_i32("c"), c(-7))), d);
+    assert_eq!(s(untouched), "min((a*8) + b, c + -7) + d");
+}
+
+#[test]
+fn additive_rules() {
+    assert_eq!(s(ir::add(ir::add(x(), c(3)), c(4))), "x + 7");
+    assert_eq!(s(ir::sub(x(), x())), "0");
+    assert_eq!(s(ir::mul(x(), c(0))), "0");
+    assert_eq!(s(ir::mul(x(), c(1))), "x");
+    assert_eq!(s(ir::sub(ir::add(x(), c(3)), ir::add(x(), c(1)))), "2");
+    assert_eq!(s(ir::add(ir::add(x(), c(3)), y())), "(x + y) + 3");
+    assert_eq!(s(ir::mul(ir::add(x(), c(3)), c(2))), "(x*2) + 6");
+    assert_eq!(s(ir::lt(ir::add(x(), c(1)), ir::add(x(), c(3)))), "true");
+    assert_eq!(s(ir::le(ir::add(x(), c(4)), ir::add(x(), c(3)))), "false");
+}
+
+#[test]
+fn booleans_and_selects() {
+    let p = Expr::var(Type::BOOL, "p");
+    let q = Expr::var(Type::BOOL, "q");
+    let t = ir::make_bool(true, 1);
+    assert_eq!(s(ir::and(p.clone(), t.clone())), "(uint1)p");
+    assert_eq!(s(ir::or(p.clone(), t.clone())), "true");
+    assert_eq!(s(ir::not(ir::not(p.clone()))), "(uint1)p");
+    let e = ir::or(ir::and(p.clone(), q.clone()), ir::and(p.clone(), ir::not(q.clone())));
+    assert_eq!(s(e), "(uint1)p");
+    assert_eq!(s(ir::select(t, x(), y())), "x");
+    assert_eq!(s(ir::select(p.clone(), x(), x())), "x");
+    assert_eq!(s(ir::select(ir::lt(x(), y()), x(), y())), "min(x, y)");
+    assert_eq!(s(ir::not(ir::lt(x(), y()))), "y <= x");
+    assert_eq!(s(ir::ge(x(), y())), "y <= x");
+    assert_eq!(s(ir::gt(x(), y())), "y < x");
+}
+
+#[test]
+fn ranges_decide_and_absorb() {
+    let ctx = Ctx::new();
+    let sc = scope_x(0, 10);
+    assert_eq!(simplify(&ctx, &ir::lt(x(), c(20)), &sc).to_string(), "true");
+    assert_eq!(ir::pretty(&simplify(&ctx, &ir::lt(x(), c(5)), &sc)), "x < 5");
+    assert_eq!(simplify(&ctx, &ir::min(x(), c(20)), &sc).to_string(), "x");
+    assert_eq!(simplify(&ctx, &ir::max(x(), c(-1)), &sc).to_string(), "x");
+    assert_eq!(simplify(&ctx, &ir::modulo(x(), c(16)), &sc).to_string(), "x");
+    assert_eq!(simplify(&ctx, &ir::div(x(), c(16)), &sc).to_string(), "0");
+}
+
+#[test]
+fn s01_can_prove() {
+    let ctx = Ctx::new();
+    let empty = Scope::new();
+    assert!(can_prove(&ctx, &ir::gt(ir::add(x(), c(1)), x()), &empty));
+    assert!(!can_prove(&ctx, &ir::gt(ir::mul(x(), c(2)), x()), &empty));
+    assert!(can_prove(&ctx, &ir::gt(ir::mul(x(), c(2)), x()), &scope_x(1, 10)));
+    // Needs associativity and distributivity: the equality-saturation path.
+    let lhs = ir::add(ir::mul(x(), c(3)), y());
+    let rhs = ir::add(ir::add(y(), ir::mul(x(), c(2))), x());
+    assert!(can_prove(&ctx, &ir::eq(lhs.clone(), rhs.clone()), &empty));
+    assert!(prove_equal(&lhs, &rhs));
+    assert!(!prove_equal(&lhs, &ir::add(rhs.clone(), c(1))));
+    let m1 = ir::add(ir::min(x(), y()), c(5));
+    let m2 = ir::min(ir::add(y(), c(5)), ir::add(c(5), x()));
+    assert!(prove_equal(&m1, &m2));
+    assert!(can_prove(&ctx, &ir::lt(rhs, ir::add(lhs, c(1))), &empty));
+}
+
+#[test]
+fn s02_s03_folding() {
+    let ctx = Ctx::new();
+    let e = ir::add(c(i32::MAX), c(1));
+    assert_eq!(simplify_expr(&ctx, &e).to_string(), "signed_integer_overflow(0)");
+    let i8t = Type::int(8, 1);
+    let e8 = ir::add(ir::make_const(i8t, 127), ir::make_const(i8t, 1));
+    assert_eq!(simplify_expr(&ctx, &e8).to_string(), "-128_i8");
+    let d = ir::div(c(i32::MIN), c(-1));
+    assert!(ir::is_intrinsic(&simplify_expr(&ctx, &d), "signed_integer_overflow"));
+    assert_eq!(s(ir::div(c(-7), c(2))), "-4");
+    assert_eq!(s(ir::div(c(7), c(-2))), "-3");
+    assert_eq!(s(ir::modulo(c(-7), c(-2))), "1");
+    assert_eq!(s(ir::div(c(9), c(0))), "0");
+    assert_eq!(s(ir::modulo(c(9), c(0))), "0");
+}
+
+#[test]
+fn lets_are_substituted_or_kept() {
+    let t = loopir::name("t");
+    let tv = Expr::var_i32(t.clone());
+    let e = ir::let_in(t.clone(), ir::add(x(), c(1)), ir::sub(tv.clone(), x()));
+    assert_eq!(s(e), "1");
+    let kept = ir::let_in(t.clone(), ir::mul(x(), y()), ir::add(tv.clone(), tv.clone()));
+    assert_eq!(s(kept), "let t = (x*y) in (t*2)");
+    let unused = ir::let_in(t, ir::mul(x(), y()), x());
+    assert_eq!(s(unused), "x");
+}

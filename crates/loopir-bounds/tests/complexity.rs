@@ -1,0 +1,192 @@
+//! Complexity guards (spec §4.7): output sizes and work counters, never wall times, so
+//! they are stable on a shared machine. Each doubles N and checks that sizes at most
+//! (about) double, plus an absolute budget.
+
+use loopir_bounds::cse::print_cse;
+use loopir_bounds::ir::{dag_size, tree_size};
+use loopir_bounds::{
+    Bound, Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
+    workloads as w,
+};
+
+/// DAG size of both ends and the CSE'd printed length of both ends.
+fn measure(ctx: &Ctx, i: &Interval) -> (usize, usize) {
+    let mut dag = 0;
+    let mut text = 0;
+    for b in [&i.min, &i.max] {
+        if let Bound::Finite(e) = b {
+            dag += dag_size(e);
+            text += print_cse(ctx, e).len();
+        }
+    }
+    (dag, text)
+}
+
+fn expr_sizes(n: usize, make: fn(usize) -> loopir::Expr, scope: &Scope<'_, Interval>) -> (usize, usize, u64) {
+    let ctx = Ctx::new();
+    let e = make(n);
+    let i = bounds_of_expr_in_scope(&ctx, &e, scope, &FuncValueBounds::default(), false);
+    let (dag, text) = measure(&ctx, &i);
+    (dag, text, ctx.stats().bounds_rule_applications + ctx.stats().simplify_visits)
+}
+
+fn assert_linear(name: &str, small: (usize, usize, u64), large: (usize, usize, u64)) {
+    let ratio = |a: f64, b: f64| if a == 0.0 { 1.0 } else { b / a };
+    let r_dag = ratio(small.0 as f64, large.0 as f64);
+    let r_text = ratio(small.1 as f64, large.1 as f64);
+    let r_work = ratio(small.2 as f64, large.2 as f64);
+    assert!(
+        r_dag <= 2.3 && r_text <= 2.3 && r_work <= 2.3,
+        "{name}: doubling N grew dag {r_dag:.2}x, text {r_text:.2}x, work {r_work:.2}x ({small:?} -> {large:?})"
+    );
+}
+
+#[test]
+fn g01_let_chain_expr_is_linear() {
+    let s = w::scope_x(0, 100);
+    let (dag, text, _) = expr_sizes(64, w::let_chain_expr, &s);
+    assert!(dag <= 20 * 64 && text <= 200 * 64, "dag {dag}, text {text}");
+    assert_linear("B1", expr_sizes(1000, w::let_chain_expr, &s), expr_sizes(2000, w::let_chain_expr, &s));
+}
+
+#[test]
+fn square_let_chain_of_2000_is_linear() {
+    // x as a symbol keeps every end symbolic (the values would overflow otherwise).
+    let symbol = Scope::new();
+    let large = expr_sizes(2000, w::square_let_chain, &symbol);
+    assert!(large.0 <= 20 * 2000 && large.1 <= 200 * 2000, "{large:?}");
+    assert_linear("square chain (symbolic)", expr_sizes(1000, w::square_let_chain, &symbol), large);
+    // With x in a range the ends fold to overflow markers and are widened, still linearly.
+    let s = w::scope_x(0, 10);
+    assert_linear(
+        "square chain (ranged)",
+        expr_sizes(1000, w::square_let_chain, &s),
+        expr_sizes(2000, w::square_let_chain, &s),
+    );
+}
+
+#[test]
+fn g02_nested_selects_over_a_shared_let_are_linear() {
+    let s = w::scope_x(0, 10);
+    let e = w::nested_selects(2000);
+    assert!(tree_size(&e) > 1 << 60, "the tree is exponential");
+    let small = expr_sizes(1000, w::nested_selects, &s);
+    let large = expr_sizes(2000, w::nested_selects, &s);
+    assert!(large.1 <= 150 * 2000, "{large:?}");
+    assert_linear("nested selects", small, large);
+}
+
+#[test]
+fn g03_fibonacci_dag_is_exact_then_everything() {
+    let s = w::scope_x(0, 10);
+    let ctx = Ctx::new();
+    let fib = |n: usize| {
+        let (mut a, mut b) = (1u128, 1u128);
+        for _ in 2..=n {
+            let c = a + b;
+            a = b;
+            b = c;
+        }
+        b
+    };
+    for n in [30usize, 44, 45, 90] {
+        let i = loopir_bounds::bounds_of_expr_simplified(
+            &ctx,
+            &w::fibonacci_dag(n),
+            &s,
+            &FuncValueBounds::default(),
+        );
+        if 10 * fib(n) <= u32::MAX as u128 {
+            assert_eq!(i.pretty(), format!("[0_u32, {}_u32]", 10 * fib(n)), "n = {n}");
+        } else {
+            assert!(i.is_everything(), "n = {n}: {}", i.pretty());
+        }
+    }
+    let small = expr_sizes(5000, w::fibonacci_dag, &s);
+    let large = expr_sizes(10000, w::fibonacci_dag, &s);
+    assert_linear("fibonacci", small, large);
+}
+
+#[test]
+fn g04_horner_500_finishes_linearly() {
+    let mut s = Scope::new();
+    let f = loopir::Type::float(32, 1);
+    let _ = s.push(
+        "p",
+        Interval::new(loopir_bounds::ir::make_float(f, 0.5), loopir_bounds::ir::make_float(f, 2.0)),
+    );
+    assert_linear("horner", expr_sizes(250, w::horner, &s), expr_sizes(500, w::horner, &s));
+}
+
+#[test]
+fn bitwise_chain_const_bound_is_linear() {
+    let s = w::scope_x(0, 10);
+    let run = |n: usize| {
+        let ctx = Ctx::new();
+        let i = bounds_of_expr_in_scope(&ctx, &w::bitwise_chain(n), &s, &FuncValueBounds::default(), true);
+        assert!(i.lo().is_some_and(loopir_bounds::ir::is_const) || !i.has_lower_bound());
+        (0, 0, ctx.stats().bounds_rule_applications)
+    };
+    assert_linear("bitwise chain", run(512), run(1024));
+}
+
+#[test]
+fn g05_wide_scope_queries_never_iterate_the_scope() {
+    let s = w::wide_scope(100_000);
+    let ctx = Ctx::new();
+    let e = loopir_bounds::ir::add(loopir::Expr::var_i32("x"), loopir::Expr::i32(1));
+    let i = bounds_of_expr_in_scope(&ctx, &e, &s, &FuncValueBounds::default(), false);
+    assert!(i.is_bounded());
+    assert_eq!(s.iterations(), 0);
+    assert!(ctx.stats().bounds_rule_applications <= 4);
+}
+
+fn walk_work(make: impl Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> (usize, usize, u64) {
+    let ctx = Ctx::new();
+    let s = make(n);
+    let m = if provides {
+        boxes_provided(&ctx, &s, &Scope::new(), &FuncValueBounds::default())
+    } else {
+        boxes_required(&ctx, &s, &Scope::new(), &FuncValueBounds::default())
+    };
+    let m = m.unwrap_or_else(|e| panic!("{e}"));
+    let mut dag = 0;
+    let mut text = 0;
+    for r in m.values() {
+        for i in &r.bounds {
+            let (d, t) = measure(&ctx, i);
+            dag += d;
+            text += t;
+        }
+    }
+    (
+        dag,
+        text,
+        ctx.stats().box_walk_visits + ctx.stats().bounds_rule_applications + ctx.stats().simplify_visits,
+    )
+}
+
+#[test]
+fn g06_stencil_chain_of_512_is_linear() {
+    let large = walk_work(w::stencil_chain, 512, false);
+    assert!(large.1 <= 200 * 512, "{large:?}");
+    assert_linear("stencil chain", walk_work(w::stencil_chain, 256, false), large);
+}
+
+#[test]
+fn b2_let_chain_stmt_and_b9_many_calls_are_linear() {
+    assert_linear(
+        "let chain stmt",
+        walk_work(w::let_chain_stmt, 2048, true),
+        walk_work(w::let_chain_stmt, 4096, true),
+    );
+    assert_linear("many calls", walk_work(w::many_calls, 1024, false), walk_work(w::many_calls, 2048, false));
+}
+
+#[test]
+fn b12_condition_refinement_is_not_exponential_in_nesting() {
+    let one = walk_work(|n| w::if_dependents(n, 1), 256, false);
+    let eight = walk_work(|n| w::if_dependents(n, 8), 256, false);
+    // Each if re-derives each dependent once: work grows linearly in the nesting depth.
+    assert!(eight.2 <= 10 * one.2, "{one:?} vs {eight:?}");
+}

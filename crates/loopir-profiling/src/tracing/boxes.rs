@@ -1,0 +1,108 @@
+//! The boxes-touched analysis the `func_type_and_dim` tags need (spec §8.4).
+//!
+//! The pass does not analyse boxes itself: it asks a [`BoxAnalysis`] once, over the
+//! instrumented statement. The default, [`BoundsCrateBoxes`], is the single call into
+//! `loopir-bounds`' `boxes_touched`; [`RecordedBoxes`] serves boxes computed elsewhere
+//! (tests, tools that already ran the analysis).
+
+use std::collections::HashMap;
+
+use loopir::{Expr, Stmt};
+
+/// One dimension of a touched box: `None` at an end means that end is unbounded.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TouchedInterval {
+    /// Lowest coordinate touched, if bounded.
+    pub min: Option<Expr>,
+    /// Highest coordinate touched, if bounded.
+    pub max: Option<Expr>,
+}
+
+impl TouchedInterval {
+    /// A bounded interval `[min, max]`.
+    pub fn bounded(min: Expr, max: Expr) -> TouchedInterval {
+        TouchedInterval { min: Some(min), max: Some(max) }
+    }
+    /// An interval unbounded on both sides.
+    pub fn everything() -> TouchedInterval {
+        TouchedInterval { min: None, max: None }
+    }
+}
+
+/// The region of a Func or image touched by a statement, one interval per dimension.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TouchedBox {
+    /// Per-dimension intervals (none for a scalar access).
+    pub dims: Vec<TouchedInterval>,
+}
+
+/// Halide's "boxes touched" query: for every Func and image called or provided in a
+/// statement, the union of the regions accessed.
+///
+/// For byte-exact tags the result must match Halide's `boxes_touched` (with its simplifier
+/// and its replacement of overflow markers by zero) expression for expression.
+pub trait BoxAnalysis {
+    /// The boxes touched by `stmt`, keyed by Func / image name. `next_temp` is the number
+    /// of the next free `t<N>` temporary (Halide's analysis draws from the same counter
+    /// as the pass).
+    fn boxes_touched(&self, stmt: &Stmt, next_temp: u64) -> Result<HashMap<String, TouchedBox>, String>;
+}
+
+/// The boxes-touched analysis of the `loopir-bounds` crate, in Halide-compatible mode
+/// (overflow markers replaced by zero, Halide's float-modulo rule), with its fresh-name
+/// counter continuing after the pass's own temporaries as Halide's process-wide counter
+/// does.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BoundsCrateBoxes;
+
+impl BoxAnalysis for BoundsCrateBoxes {
+    fn boxes_touched(&self, stmt: &Stmt, next_temp: u64) -> Result<HashMap<String, TouchedBox>, String> {
+        let options = loopir_bounds::Options { compat_purify: true, compat_float_mod: true };
+        let ctx = loopir_bounds::Ctx::with_options(options);
+        ctx.seed_t(next_temp);
+        let scope = loopir_bounds::Scope::new();
+        let func_bounds = loopir_bounds::FuncValueBounds::default();
+        let boxes =
+            loopir_bounds::boxes_touched(&ctx, stmt, &scope, &func_bounds).map_err(|e| e.to_string())?;
+        let finite = |b: &loopir_bounds::Bound| match b {
+            loopir_bounds::Bound::Finite(e) => Some(e.clone()),
+            _ => None,
+        };
+        Ok(boxes
+            .iter()
+            .map(|(name, region)| {
+                let dims = region
+                    .bounds
+                    .iter()
+                    .map(|i| TouchedInterval { min: finite(&i.min), max: finite(&i.max) })
+                    .collect();
+                (name.to_string(), TouchedBox { dims })
+            })
+            .collect())
+    }
+}
+
+/// Boxes given in advance, served regardless of the statement.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecordedBoxes {
+    /// The boxes by name.
+    pub boxes: HashMap<String, TouchedBox>,
+}
+
+impl RecordedBoxes {
+    /// No boxes yet.
+    pub fn new() -> RecordedBoxes {
+        RecordedBoxes::default()
+    }
+    /// With the box of `name`.
+    pub fn with(mut self, name: &str, b: TouchedBox) -> RecordedBoxes {
+        self.boxes.insert(name.to_owned(), b);
+        self
+    }
+}
+
+impl BoxAnalysis for RecordedBoxes {
+    fn boxes_touched(&self, _stmt: &Stmt, _next_temp: u64) -> Result<HashMap<String, TouchedBox>, String> {
+        Ok(self.boxes.clone())
+    }
+}

@@ -1,0 +1,548 @@
+//! A checker for the parent hierarchy of the events in instrumented IR (spec §6, §9).
+//!
+//! The rule it enforces: an event's parent argument names the id variable of the innermost
+//! enclosing trace scope, where a trace scope is a `let <x>.trace_id = ...` statement whose
+//! value is a begin event (begin_pipeline, begin_realization, produce, consume,
+//! begin_parallel_task) or the literal 0 (a Func whose loads or stores are traced but not
+//! its realization). In detail:
+//!
+//! | event | parent must be |
+//! |---|---|
+//! | begin_pipeline | the literal 0 |
+//! | tag | the begin_pipeline scope |
+//! | load, store, begin_realization, produce, consume, begin_parallel_task | the innermost enclosing scope |
+//! | end_X | the innermost enclosing scope, which must be the matching begin_X of the same func |
+//!
+//! Besides, every begin event must be bound to a `.trace_id` variable (realizations,
+//! produce and consume of `f` to `f.trace_id`, the pipeline to `pipeline.trace_id`), every
+//! `.trace_id` variable must be bound to a begin event or 0, and every begin event must be
+//! closed by exactly one end event inside its scope.
+//!
+//! Names are resolved lexically, so a shadowed `f.trace_id` (the produce event's binding
+//! inside the realization's) refers to the innermost binding, as at run time.
+
+use std::fmt;
+
+use loopir::visit::{Visitor, walk_expr, walk_stmt};
+use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
+
+use super::error::shorten;
+use super::event::{
+    DecodedEvent, PIPELINE_SCOPE, TRACE_ID_SUFFIX, TraceEventCode, decode_event, trace_id_var_name,
+};
+
+/// One breach of the parent hierarchy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HierarchyViolation {
+    /// The offending event, e.g. ``load of `f` at (g.s0.x, g.s0.y)``.
+    pub event: String,
+    /// Its parent argument as printed (e.g. `f.trace_id`), or the binding concerned.
+    pub parent: String,
+    /// What is wrong.
+    pub kind: ViolationKind,
+    /// The enclosing trace scopes, outermost first.
+    pub within: Vec<String>,
+    /// The first line of the statement the event sits in (shortened).
+    pub site: String,
+}
+
+/// The kinds of [`HierarchyViolation`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ViolationKind {
+    /// A trace call that cannot be read (argument count, non-constant event code, ...).
+    Malformed(String),
+    /// The parent is neither a variable nor the literal 0.
+    ParentNotAnId,
+    /// The parent is the literal 0 but the event is not begin_pipeline.
+    ZeroParent,
+    /// begin_pipeline has a parent other than the literal 0.
+    PipelineHasParent,
+    /// The parent variable is not bound by any enclosing trace scope.
+    UnboundParent,
+    /// The parent is an enclosing scope, but not the innermost one.
+    NotInnermost {
+        /// The scope the parent names.
+        parent_scope: String,
+        /// The innermost enclosing scope, which should have been the parent.
+        innermost: String,
+    },
+    /// A tag is not parented by the begin_pipeline event.
+    TagNotUnderPipeline {
+        /// The scope the parent names.
+        parent_scope: String,
+    },
+    /// An end event's parent is not the matching begin event of the same func.
+    UnmatchedEnd {
+        /// The scope the parent names.
+        parent_scope: String,
+    },
+    /// An end event whose begin event encloses a scope that is still open.
+    EndNotInnermost {
+        /// The scope the end event closes.
+        parent_scope: String,
+        /// The inner scope still open.
+        innermost: String,
+    },
+    /// A begin event whose id is not bound to a `.trace_id` variable, so that nothing can
+    /// name it as parent.
+    UnboundBegin,
+    /// A begin event bound to a variable other than the one its kind requires.
+    MisnamedBinding {
+        /// The variable it should be bound to.
+        expected: String,
+    },
+    /// A `.trace_id` variable bound to something other than a begin event or 0.
+    NotAnEventBinding {
+        /// The bound value, as printed.
+        value: String,
+    },
+    /// A begin event whose scope contains no matching end event.
+    MissingEnd,
+    /// A second end event for one begin event.
+    ExtraEnd,
+}
+
+impl fmt::Display for HierarchyViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ViolationKind as K;
+        let ev = &self.event;
+        let p = &self.parent;
+        match &self.kind {
+            K::Malformed(why) => write!(f, "malformed trace call {ev}: {why}")?,
+            K::ParentNotAnId => {
+                write!(f, "{ev} has parent `{p}`, which is neither an event id variable nor 0")?
+            }
+            K::ZeroParent => write!(f, "{ev} has parent 0; only begin_pipeline may be a root")?,
+            K::PipelineHasParent => write!(f, "{ev} has parent `{p}`; begin_pipeline must have parent 0")?,
+            K::UnboundParent => write!(f, "{ev} has parent `{p}`, which no enclosing trace scope binds")?,
+            K::NotInnermost { parent_scope, innermost } => write!(
+                f,
+                "{ev} has parent `{p}` ({parent_scope}), but the innermost enclosing event is {innermost}"
+            )?,
+            K::TagNotUnderPipeline { parent_scope } => {
+                write!(f, "{ev} has parent `{p}` ({parent_scope}); tags belong to begin_pipeline")?
+            }
+            K::UnmatchedEnd { parent_scope } => {
+                write!(f, "{ev} has parent `{p}` ({parent_scope}), which is not its matching begin event")?
+            }
+            K::EndNotInnermost { parent_scope, innermost } => {
+                write!(f, "{ev} closes `{p}` ({parent_scope}) while {innermost} is still open")?
+            }
+            K::UnboundBegin => {
+                write!(f, "{ev} is not bound to a `.trace_id` variable, so no event can name it")?
+            }
+            K::MisnamedBinding { expected } => write!(f, "{ev} is bound to `{p}` instead of `{expected}`")?,
+            K::NotAnEventBinding { value } => {
+                write!(f, "`{p}` is bound to `{value}`, which is neither a begin event nor 0")?
+            }
+            K::MissingEnd => write!(f, "{ev} (bound to `{p}`) is never ended inside its scope")?,
+            K::ExtraEnd => write!(f, "{ev} ends `{p}`, which was already ended")?,
+        }
+        if !self.site.is_empty() {
+            write!(f, ", in `{}`", self.site)?;
+        }
+        if !self.within.is_empty() {
+            write!(f, " [within: {}]", self.within.join(" > "))?;
+        }
+        Ok(())
+    }
+}
+
+/// Checks that every trace event in `stmt` has an allowed, enclosing parent (see the
+/// module documentation). Returns every violation found, in program order.
+pub fn check_trace_hierarchy(stmt: &Stmt) -> Result<(), Vec<HierarchyViolation>> {
+    let mut checker = Checker { stack: Vec::new(), sites: Vec::new(), violations: Vec::new() };
+    checker.visit_stmt(stmt);
+    if checker.violations.is_empty() { Ok(()) } else { Err(checker.violations) }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ScopeKind {
+    /// Bound to a begin event.
+    Event(TraceEventCode),
+    /// Bound to the literal 0.
+    Silent,
+    /// Bound to something else (already reported).
+    Opaque,
+}
+
+struct Scope {
+    var: Name,
+    kind: ScopeKind,
+    func: String,
+    label: String,
+    /// The begin event's description, for violations about its end.
+    event: String,
+    /// Whether its end event was seen. Nothing follows the end event inside a scope the
+    /// pass builds, but text-derived IR extends a let over the statements after it, so an
+    /// ended scope no longer counts as enclosing.
+    ended: bool,
+    /// The `let` that opened it.
+    binding: Option<Stmt>,
+}
+
+struct Checker {
+    stack: Vec<Scope>,
+    /// The statements being visited, innermost last.
+    sites: Vec<Stmt>,
+    violations: Vec<HierarchyViolation>,
+}
+
+/// An expression as printed at statement level (without the outer parentheses that a
+/// stand-alone expression gets).
+fn bare(e: &Expr) -> String {
+    let text = e.to_string();
+    match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        // Only strip when the two parentheses match each other.
+        Some(inner) if balanced(inner) => inner.to_owned(),
+        _ => text,
+    }
+}
+
+fn balanced(text: &str) -> bool {
+    let mut depth = 0i32;
+    for ch in text.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+fn describe(ev: &DecodedEvent) -> String {
+    let mut s = format!("{} of `{}`", ev.event, ev.func);
+    if !ev.coordinates.is_empty() && matches!(ev.event, TraceEventCode::Load | TraceEventCode::Store) {
+        let coords: Vec<String> = ev.coordinates.iter().map(bare).collect();
+        s.push_str(&shorten(format!(" at ({})", coords.join(", "))));
+    }
+    s
+}
+
+fn scope_label(code: TraceEventCode, func: &str) -> String {
+    match code {
+        TraceEventCode::BeginParallelTask => format!("parallel task of loop `{func}`"),
+        _ => format!("{code} of `{func}`"),
+    }
+}
+
+impl Checker {
+    fn within(&self) -> Vec<String> {
+        self.stack.iter().map(|s| format!("{} [{}]", s.label, s.var)).collect()
+    }
+
+    fn site(&self) -> String {
+        let Some(s) = self.sites.last() else { return String::new() };
+        let text = loopir::stmt_to_string(s);
+        shorten(text.lines().next().unwrap_or_default().trim().to_owned())
+    }
+
+    fn report(&mut self, event: String, parent: String, kind: ViolationKind) {
+        let within = self.within();
+        let site = self.site();
+        self.violations.push(HierarchyViolation { event, parent, kind, within, site });
+    }
+
+    /// The stack index of the open scope the parent argument names.
+    fn resolve(&self, parent: &Expr) -> Result<usize, ViolationKind> {
+        match parent.kind() {
+            ExprKind::Variable(v) => {
+                self.stack.iter().rposition(|s| s.var == *v && !s.ended).ok_or(ViolationKind::UnboundParent)
+            }
+            _ if parent.as_int() == Some(0) => Err(ViolationKind::ZeroParent),
+            _ => Err(ViolationKind::ParentNotAnId),
+        }
+    }
+
+    /// Checks one event against the current stack. `bound_to` is the variable its id is
+    /// bound to, if it is the value of a `.trace_id` LetStmt.
+    fn check(&mut self, ev: &DecodedEvent, bound_to: Option<&Name>) {
+        use TraceEventCode as C;
+        let what = describe(ev);
+        let parent = ev.parent.to_string();
+        if ev.event.is_begin() && bound_to.is_none() {
+            self.report(what.clone(), parent.clone(), ViolationKind::UnboundBegin);
+        }
+        if ev.event == C::BeginPipeline {
+            if ev.parent.as_int() != Some(0) {
+                self.report(what, parent, ViolationKind::PipelineHasParent);
+            }
+            return;
+        }
+        if let Some(begin) = ev.event.matching_begin() {
+            let ended_already = match ev.parent.kind() {
+                ExprKind::Variable(v) => self
+                    .stack
+                    .iter()
+                    .rev()
+                    .find(|s| s.var == *v)
+                    .is_some_and(|s| s.ended && s.kind == ScopeKind::Event(begin) && s.func == ev.func),
+                _ => false,
+            };
+            if ended_already {
+                return self.report(what, parent, ViolationKind::ExtraEnd);
+            }
+        }
+        let idx = match self.resolve(&ev.parent) {
+            Ok(i) => i,
+            Err(kind) => return self.report(what, parent, kind),
+        };
+        let target = &self.stack[idx];
+        if target.kind == ScopeKind::Opaque {
+            return; // the binding itself was reported
+        }
+        // Scopes already reported as non-event bindings are skipped to avoid cascades.
+        let open = |s: &Scope| !s.ended && s.kind != ScopeKind::Opaque;
+        let Some(innermost) = self.stack.iter().rposition(open) else { return };
+        let describe_scope = |s: &Scope| format!("{} (`{}`)", s.label, s.var);
+        match ev.event {
+            C::Tag => {
+                if target.kind != ScopeKind::Event(C::BeginPipeline) {
+                    let parent_scope = target.label.clone();
+                    self.report(what, parent, ViolationKind::TagNotUnderPipeline { parent_scope });
+                }
+            }
+            C::EndRealization | C::EndProduce | C::EndConsume | C::EndPipeline | C::EndParallelTask => {
+                let matching = ev.event.matching_begin().map(ScopeKind::Event) == Some(target.kind)
+                    && target.func == ev.func;
+                if !matching {
+                    let parent_scope = target.label.clone();
+                    return self.report(what, parent, ViolationKind::UnmatchedEnd { parent_scope });
+                }
+                // A scope bound to 0 has no end event of its own; at top level (an output's)
+                // text-derived IR extends it over the end_pipeline event.
+                let inner_event = self.stack.iter().rposition(|s| open(s) && s.kind != ScopeKind::Silent);
+                if let Some(inner) = inner_event.filter(|&i| i != idx) {
+                    let parent_scope = target.label.clone();
+                    let innermost = describe_scope(&self.stack[inner]);
+                    self.report(
+                        what.clone(),
+                        parent.clone(),
+                        ViolationKind::EndNotInnermost { parent_scope, innermost },
+                    );
+                }
+                self.stack[idx].ended = true;
+            }
+            _ => {
+                if idx != innermost {
+                    let parent_scope = target.label.clone();
+                    let innermost = describe_scope(&self.stack[innermost]);
+                    self.report(what, parent, ViolationKind::NotInnermost { parent_scope, innermost });
+                }
+            }
+        }
+    }
+
+    /// Handles `let <var> = value` where `var` ends in `.trace_id`: checks the value and
+    /// opens the scope.
+    fn bind(&mut self, var: &Name, value: &Expr) {
+        let mut scope = Scope {
+            var: var.clone(),
+            kind: ScopeKind::Opaque,
+            func: String::new(),
+            label: "a non-event binding".to_owned(),
+            event: String::new(),
+            ended: false,
+            binding: self.sites.last().cloned(),
+        };
+        match decode_event(value) {
+            Ok(Some(ev)) if ev.event.is_begin() => {
+                for c in value.children() {
+                    self.visit_expr(c);
+                }
+                self.check(&ev, Some(var));
+                let expected = match ev.event {
+                    TraceEventCode::BeginParallelTask => None,
+                    TraceEventCode::BeginPipeline => Some(trace_id_var_name(PIPELINE_SCOPE)),
+                    _ => Some(trace_id_var_name(&ev.func)),
+                };
+                if let Some(expected) = expected.filter(|e| e.as_str() != var.as_ref()) {
+                    self.report(describe(&ev), var.to_string(), ViolationKind::MisnamedBinding { expected });
+                }
+                scope.kind = ScopeKind::Event(ev.event);
+                scope.label = scope_label(ev.event, &ev.func);
+                scope.event = describe(&ev);
+                scope.func = ev.func;
+            }
+            Err(why) => {
+                self.report(shorten(value.to_string()), var.to_string(), ViolationKind::Malformed(why));
+                walk_expr(self, value);
+            }
+            _ if value.as_int() == Some(0) => {
+                scope.kind = ScopeKind::Silent;
+                scope.label = "an untraced scope (id 0)".to_owned();
+            }
+            _ => {
+                let shown = shorten(bare(value));
+                self.report(
+                    format!("binding of `{var}`"),
+                    var.to_string(),
+                    ViolationKind::NotAnEventBinding { value: shown },
+                );
+                self.visit_expr(value);
+            }
+        }
+        self.stack.push(scope);
+    }
+
+    fn close(&mut self) {
+        let Some(scope) = self.stack.pop() else { return };
+        if matches!(scope.kind, ScopeKind::Event(_)) && !scope.ended {
+            // Report it at the binding that opened the scope.
+            let pushed = scope.binding.is_some();
+            self.sites.extend(scope.binding);
+            self.report(scope.event, scope.var.to_string(), ViolationKind::MissingEnd);
+            if pushed {
+                self.sites.pop();
+            }
+        }
+    }
+}
+
+impl Visitor for Checker {
+    fn visit_expr(&mut self, e: &Expr) {
+        // The arguments are evaluated before the event happens.
+        walk_expr(self, e);
+        match decode_event(e) {
+            Ok(Some(ev)) => self.check(&ev, None),
+            Ok(None) => {}
+            Err(why) => self.report(shorten(e.to_string()), String::new(), ViolationKind::Malformed(why)),
+        }
+    }
+
+    fn visit_stmt(&mut self, s: &Stmt) {
+        self.sites.push(s.clone());
+        self.visit_stmt_here(s);
+        self.sites.pop();
+    }
+}
+
+impl Checker {
+    fn visit_stmt_here(&mut self, s: &Stmt) {
+        if !matches!(s.kind(), StmtKind::LetStmt { .. }) {
+            return walk_stmt(self, s);
+        }
+        // Walk the chain of lets in a loop, opening a scope for each `.trace_id` binding.
+        let mut opened = 0usize;
+        let mut cur = s.clone();
+        while let StmtKind::LetStmt { name, value, body } = cur.kind() {
+            if let Some(site) = self.sites.last_mut() {
+                *site = cur.clone();
+            }
+            if !name.ends_with(TRACE_ID_SUFFIX) {
+                self.visit_expr(value);
+            } else {
+                self.bind(name, value);
+                opened += 1;
+                if let Some((node, rest)) = self.split_producer_consumer(body) {
+                    // `let f.trace_id = <produce f>` covers only the produce node; in parsed
+                    // text the statements after it land in the let's body too.
+                    self.visit_stmt(node);
+                    self.close();
+                    opened -= 1;
+                    for r in rest {
+                        self.visit_stmt(r);
+                    }
+                    break;
+                }
+            }
+            let next = body.clone();
+            cur = next;
+        }
+        if !matches!(cur.kind(), StmtKind::LetStmt { .. }) {
+            self.visit_stmt(&cur);
+        }
+        for _ in 0..opened {
+            self.close();
+        }
+    }
+}
+
+impl Checker {
+    /// If the scope just opened is a produce/consume event of `f` and `body` is a block
+    /// starting with the `produce f` / `consume f` node, that node and the statements
+    /// after it. The printed form of `{let x = v in produce f {...}}; s` and
+    /// `let x = v in {produce f {...}; s}` is the same, so text-derived IR has the second
+    /// shape where the pass built the first.
+    fn split_producer_consumer<'s>(&self, body: &'s Stmt) -> Option<(&'s Stmt, &'s [Stmt])> {
+        let scope = self.stack.last()?;
+        let is_producer = match scope.kind {
+            ScopeKind::Event(TraceEventCode::Produce) => true,
+            ScopeKind::Event(TraceEventCode::Consume) => false,
+            _ => return None,
+        };
+        let StmtKind::Block(stmts) = body.kind() else { return None };
+        let (first, rest) = stmts.split_first()?;
+        match first.kind() {
+            StmtKind::ProducerConsumer { name, is_producer: p, .. }
+                if name.as_ref() == scope.func && *p == is_producer =>
+            {
+                Some((first, rest))
+            }
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn violations(text: &str) -> Vec<HierarchyViolation> {
+        let s = loopir::parse_stmt(text).expect("parses");
+        check_trace_hierarchy(&s).err().unwrap_or_default()
+    }
+
+    const BEGIN: &str = "let pipeline.trace_id = halide_trace_helper(\"p\", (void *)make_struct(), (int32_t *)make_struct(), 3, 0, 0, 8, 0, 0, 0, 0, \"\")\n";
+    const END: &str = "halide_trace_helper(\"p\", (void *)make_struct(), (int32_t *)make_struct(), 3, 0, 0, 9, pipeline.trace_id, 0, 0, 0, \"\")\n";
+
+    fn ev(func: &str, code: i32, parent: &str) -> String {
+        format!(
+            "halide_trace_helper(\"{func}\", (void *)make_struct(), (int32_t *)make_struct(), 3, 0, 0, {code}, {parent}, 0, 0, 0, \"\")"
+        )
+    }
+
+    #[test]
+    fn accepts_the_pass_shape() {
+        let text = format!(
+            "{BEGIN}let f.trace_id = {}\nproduce f {{\n f(x) = 1\n {}\n}}\n{END}",
+            ev("f", 4, "pipeline.trace_id"),
+            ev("f", 5, "f.trace_id")
+        );
+        assert_eq!(violations(&text), vec![]);
+    }
+
+    #[test]
+    fn end_must_close_the_innermost_scope() {
+        let text = format!(
+            "{BEGIN}let f.trace_id = {}\nlet g.trace_id = {}\n{}\n{}\n{END}",
+            ev("f", 2, "pipeline.trace_id"),
+            ev("g", 2, "f.trace_id"),
+            ev("f", 3, "f.trace_id"),
+            ev("g", 3, "g.trace_id"),
+        );
+        let v = violations(&text);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert!(matches!(v[0].kind, ViolationKind::EndNotInnermost { .. }), "{}", v[0]);
+        assert!(v[0].to_string().contains("while begin_realization of `g`"), "{}", v[0]);
+    }
+
+    #[test]
+    fn a_second_end_is_reported() {
+        let text = format!(
+            "{BEGIN}let f.trace_id = {}\n{}\n{}\n{END}",
+            ev("f", 2, "pipeline.trace_id"),
+            ev("f", 3, "f.trace_id"),
+            ev("f", 3, "f.trace_id"),
+        );
+        let v = violations(&text);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert_eq!(v[0].kind, ViolationKind::ExtraEnd);
+    }
+}

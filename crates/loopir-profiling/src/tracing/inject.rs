@@ -1,0 +1,530 @@
+//! The rewrite of spec §6–7: load and store events, realization and produce/consume
+//! events, parallel-task events, all parented by the current scope.
+//!
+//! The rewrite is bottom-up (children first) and visits children in the reference's order,
+//! which fixes the numbering of the `t<N>` temporaries and task names: a Provide's
+//! arguments before its values before its predicate; a Realize's bounds, then its body,
+//! then its condition; an Allocate's extents, body, condition, then custom allocator.
+
+use loopir::equality::with_stack;
+use loopir::mutate::{Mutator, mutate_exprs, walk_expr, walk_stmt};
+use loopir::{CallType, Expr, ExprKind, ForType, Name, Range, Stmt, StmtKind, Type, name};
+
+use super::env::{EnvIndex, FuncTracing};
+use super::error::{TracingError, shorten};
+use super::event::{
+    CURRENT_THREAD_ID, PIPELINE_SCOPE, TraceEvent, TraceEventCode, trace_id_var, trace_id_var_name,
+};
+use super::names::NameGen;
+use super::tags::{TagRegistry, TouchTable};
+
+/// The mutator. Errors cannot travel through [`Mutator`]'s signatures, so the first one
+/// is kept and every later hook returns its input untouched.
+pub(crate) struct Injector<'a> {
+    env: &'a EnvIndex<'a>,
+    trace_all_loads: bool,
+    trace_all_stores: bool,
+    trace_all_realizations: bool,
+    /// The current scope name: events built now have `<scope>.trace_id` as parent.
+    scope: Name,
+    names: NameGen,
+    pub(crate) tags: TagRegistry,
+    pub(crate) funcs_touched: TouchTable,
+    pub(crate) images_touched: TouchTable,
+    error: Option<TracingError>,
+}
+
+impl<'a> Injector<'a> {
+    pub(crate) fn new(env: &'a EnvIndex<'a>, names: NameGen) -> Injector<'a> {
+        let t = env.env.target;
+        Injector {
+            env,
+            trace_all_loads: t.trace_loads,
+            trace_all_stores: t.trace_stores,
+            trace_all_realizations: t.trace_loads || t.trace_stores || t.trace_realizations,
+            scope: name(PIPELINE_SCOPE),
+            names,
+            tags: TagRegistry::default(),
+            funcs_touched: TouchTable::default(),
+            images_touched: TouchTable::default(),
+            error: None,
+        }
+    }
+
+    /// Rewrites `s`, or reports the first error met.
+    pub(crate) fn run(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
+        let out = self.mutate_stmt(s);
+        match self.error.take() {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    /// The number the next `t<N>` temporary would get.
+    pub(crate) fn next_temp(&self) -> u64 {
+        self.names.peek_temp()
+    }
+
+    fn fail(&mut self, e: TracingError) {
+        if self.error.is_none() {
+            self.error = Some(e);
+        }
+    }
+
+    /// Runs `f` with the scope name switched to `scope`, restoring it afterwards.
+    fn in_scope<R>(&mut self, scope: Name, f: impl FnOnce(&mut Self) -> R) -> R {
+        let outer = std::mem::replace(&mut self.scope, scope);
+        let r = f(self);
+        self.scope = outer;
+        r
+    }
+
+    fn parent(&self) -> Expr {
+        trace_id_var(&self.scope)
+    }
+
+    fn realization_traced(&self, f: &FuncTracing) -> bool {
+        f.trace_realizations || self.trace_all_realizations
+    }
+
+    // ---- loads ----
+
+    fn call(&mut self, original: &Expr) -> Result<Expr, TracingError> {
+        let e = walk_expr(self, original);
+        let ExprKind::Call { name: callee, args, call_type, value_index } = e.kind() else { return Ok(e) };
+        let ty = e.ty();
+        let describe = || shorten(e.to_string());
+        let traced = match call_type {
+            CallType::Halide => {
+                let f = self.env.func(callee).ok_or_else(|| TracingError::UnknownFunc {
+                    name: callee.to_string(),
+                    call: describe(),
+                })?;
+                let traced = self.trace_all_loads || f.trace_loads;
+                if traced {
+                    self.tags.register(callee, &f.tags);
+                    self.funcs_touched.touch(callee, *value_index, ty, describe)?;
+                }
+                traced
+            }
+            CallType::Image => {
+                let img = self.env.image(callee).ok_or_else(|| TracingError::UnknownImage {
+                    name: callee.to_string(),
+                    call: describe(),
+                })?;
+                let traced = self.trace_all_loads || (img.is_param && img.trace_loads);
+                if traced {
+                    if img.is_param {
+                        self.tags.register(callee, &img.tags);
+                    }
+                    self.images_touched.touch(callee, *value_index, ty, describe)?;
+                }
+                traced
+            }
+            _ => false,
+        };
+        if !traced {
+            return Ok(e);
+        }
+        let temp = self.names.temp();
+        let value = Expr::var(ty, temp.clone());
+        let mut ev = TraceEvent::new(callee, TraceEventCode::Load, self.parent());
+        ev.values = vec![value.clone()];
+        ev.coordinates = args.clone();
+        ev.ty = Some(ty);
+        ev.value_index = *value_index;
+        let trace = ev.build()?;
+        let body = Expr::call(ty, "return_second", vec![trace, value], CallType::PureIntrinsic);
+        Ok(Expr::let_in(temp, e.clone(), body))
+    }
+
+    // ---- stores ----
+
+    fn provide(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
+        let StmtKind::Provide { name: func, values, args, predicate } = s.kind() else {
+            return Ok(s.clone());
+        };
+        let new_args = mutate_exprs(self, args);
+        let new_values = mutate_exprs(self, values);
+        let new_predicate = self.mutate_expr(predicate);
+        let unchanged = new_args.is_none() && new_values.is_none() && new_predicate.same_as(predicate);
+        let args = new_args.unwrap_or_else(|| args.clone());
+        let values = new_values.unwrap_or_else(|| values.clone());
+        let rebuilt = || {
+            if unchanged {
+                s.clone()
+            } else {
+                Stmt::from_kind_unchecked(StmtKind::Provide {
+                    name: func.clone(),
+                    values: values.clone(),
+                    args: args.clone(),
+                    predicate: new_predicate.clone(),
+                })
+            }
+        };
+        let Some(f) = self.env.func(func) else { return Ok(rebuilt()) };
+        if !(f.trace_stores || self.trace_all_stores) {
+            return Ok(rebuilt());
+        }
+
+        let mut traced_values = Vec::with_capacity(values.len());
+        for (i, value) in values.iter().enumerate() {
+            let ty = value.ty();
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            self.funcs_touched.touch(func, index, ty, || shorten(rebuilt().to_string()))?;
+            let temp = self.names.temp();
+            let var = Expr::var(ty, temp.clone());
+            let mut ev = TraceEvent::new(func, TraceEventCode::Store, self.parent());
+            ev.values = vec![var.clone()];
+            ev.coordinates = args.clone();
+            ev.ty = Some(ty);
+            ev.value_index = index;
+            let mut trace = ev.build()?;
+            if !is_const_one(&new_predicate) {
+                trace = Expr::call(
+                    Type::INT32,
+                    "if_then_else",
+                    vec![new_predicate.clone(), trace],
+                    CallType::PureIntrinsic,
+                );
+            }
+            let body = Expr::call(ty, "return_second", vec![trace, var], CallType::PureIntrinsic);
+            traced_values.push(Expr::let_in(temp, value.clone(), body));
+        }
+
+        // Lift computed coordinates into lets so that loads inside them are traced before
+        // the store; the trace itself keeps the original coordinate expressions.
+        let mut lifted = Vec::new();
+        let mut store_args = Vec::with_capacity(args.len());
+        for arg in &args {
+            if arg.as_variable().is_some() || is_const(arg) {
+                store_args.push(arg.clone());
+            } else {
+                let temp = self.names.temp();
+                store_args.push(Expr::var(arg.ty(), temp.clone()));
+                lifted.push((temp, arg.clone()));
+            }
+        }
+        let mut out = Stmt::provide(func.clone(), traced_values, store_args, new_predicate.clone()).map_err(
+            |source| TracingError::Ir {
+                what: format!("the traced store `{}`", shorten(s.to_string())),
+                source,
+            },
+        )?;
+        for (temp, arg) in lifted {
+            out = Stmt::let_stmt(temp, arg, out);
+        }
+        Ok(out)
+    }
+
+    // ---- loops ----
+
+    fn for_loop(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
+        let StmtKind::For { name: var, min, max, for_type, device_api, partition_policy, body } = s.kind()
+        else {
+            return Ok(s.clone());
+        };
+        let new_min = self.mutate_expr(min);
+        let new_max = self.mutate_expr(max);
+        let new_body = if *for_type == ForType::Parallel {
+            let task = self.names.task();
+            let traced_body = self.in_scope(task.clone(), |me| me.mutate_stmt(body));
+            if traced_body.same_as(body) {
+                traced_body
+            } else {
+                let ir_err =
+                    |source| TracingError::Ir { what: format!("the task events of loop `{var}`"), source };
+                let extent = Expr::sub(new_max.clone(), new_min.clone())
+                    .and_then(|d| Expr::add(d, Expr::i32(1)))
+                    .map_err(ir_err)?;
+                let coordinates = vec![new_min.clone(), extent];
+                let mut begin = TraceEvent::new(var, TraceEventCode::BeginParallelTask, self.parent());
+                begin.coordinates = coordinates.clone();
+                begin.thread_id =
+                    Some(Expr::call(Type::INT32, CURRENT_THREAD_ID, Vec::new(), CallType::Extern));
+                let mut end = TraceEvent::new(var, TraceEventCode::EndParallelTask, trace_id_var(&task));
+                end.coordinates = coordinates;
+                Stmt::let_stmt(
+                    trace_id_var_name(&task),
+                    begin.build()?,
+                    Stmt::block(vec![traced_body, Stmt::evaluate(end.build()?)]),
+                )
+            }
+        } else {
+            self.mutate_stmt(body)
+        };
+        if new_min.same_as(min) && new_max.same_as(max) && new_body.same_as(body) {
+            return Ok(s.clone());
+        }
+        Ok(Stmt::from_kind_unchecked(StmtKind::For {
+            name: var.clone(),
+            min: new_min,
+            max: new_max,
+            for_type: *for_type,
+            device_api: *device_api,
+            partition_policy: *partition_policy,
+            body: new_body,
+        }))
+    }
+
+    // ---- realizations ----
+
+    /// The realize with its bounds, body and condition rewritten (in that order) in the
+    /// current scope; the original handle if nothing changed.
+    fn walk_realize(&mut self, s: &Stmt) -> Stmt {
+        let StmtKind::Realize { name: func, types, memory_type, bounds, condition, body } = s.kind() else {
+            return s.clone();
+        };
+        let mut bounds_changed = false;
+        let new_bounds: Vec<Range> = bounds
+            .iter()
+            .map(|r| {
+                let (min, extent) = (self.mutate_expr(&r.min), self.mutate_expr(&r.extent));
+                bounds_changed |= !min.same_as(&r.min) || !extent.same_as(&r.extent);
+                Range { min, extent }
+            })
+            .collect();
+        let new_body = self.mutate_stmt(body);
+        let new_condition = self.mutate_expr(condition);
+        if !bounds_changed && new_body.same_as(body) && new_condition.same_as(condition) {
+            return s.clone();
+        }
+        Stmt::from_kind_unchecked(StmtKind::Realize {
+            name: func.clone(),
+            types: types.clone(),
+            memory_type: *memory_type,
+            bounds: new_bounds,
+            condition: new_condition,
+            body: new_body,
+        })
+    }
+
+    fn realize(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
+        let StmtKind::Realize { name: func, .. } = s.kind() else { return Ok(s.clone()) };
+        let Some(f) = self.env.func(func) else { return Ok(self.walk_realize(s)) };
+        let traced = self.realization_traced(f);
+        if !(traced || f.trace_loads || f.trace_stores) {
+            return Ok(self.walk_realize(s));
+        }
+        let rewritten = self.in_scope(func.clone(), |me| me.walk_realize(s));
+        let StmtKind::Realize { name: func, types, memory_type, bounds, condition, body } = rewritten.kind()
+        else {
+            return Ok(rewritten);
+        };
+        let new_body = if traced {
+            self.tags.register(func, &f.tags);
+            for (i, ty) in types.iter().enumerate() {
+                let index = u32::try_from(i).unwrap_or(u32::MAX);
+                self.funcs_touched.touch(func, index, *ty, || format!("realize {func}"))?;
+            }
+            let coordinates: Vec<Expr> =
+                bounds.iter().flat_map(|r| [r.min.clone(), r.extent.clone()]).collect();
+            let mut begin = TraceEvent::new(func, TraceEventCode::BeginRealization, self.parent());
+            begin.coordinates = coordinates.clone();
+            let mut end = TraceEvent::new(func, TraceEventCode::EndRealization, trace_id_var(func));
+            end.coordinates = coordinates;
+            Stmt::let_stmt(
+                trace_id_var_name(func),
+                begin.build()?,
+                Stmt::block(vec![body.clone(), Stmt::evaluate(end.build()?)]),
+            )
+        } else {
+            // Loads or stores of f are traced but its realization is not: give them a
+            // parent id of 0.
+            Stmt::let_stmt(trace_id_var_name(func), Expr::i32(0), body.clone())
+        };
+        Ok(Stmt::from_kind_unchecked(StmtKind::Realize {
+            name: func.clone(),
+            types: types.clone(),
+            memory_type: *memory_type,
+            bounds: bounds.clone(),
+            condition: condition.clone(),
+            body: new_body,
+        }))
+    }
+
+    // ---- produce / consume ----
+
+    fn producer_consumer(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
+        let StmtKind::ProducerConsumer { name: func, is_producer, body } = s.kind() else {
+            return Ok(s.clone());
+        };
+        let Some(f) = self.env.func(func).filter(|f| self.realization_traced(f)) else {
+            return Ok(walk_stmt(self, s));
+        };
+        let new_body = self.in_scope(func.clone(), |me| me.mutate_stmt(body));
+        let ir_err =
+            |source| TracingError::Ir { what: format!("the produce/consume events of `{func}`"), source };
+        let mut coordinates = Vec::with_capacity(2 * f.args.len());
+        for arg in &f.args {
+            let min = Expr::var_i32(format!("{func}.s0.{arg}.min"));
+            let max = Expr::var_i32(format!("{func}.s0.{arg}.max"));
+            let extent =
+                Expr::add(max, Expr::i32(1)).and_then(|m| Expr::sub(m, min.clone())).map_err(ir_err)?;
+            coordinates.extend([min, extent]);
+        }
+        let (begin_code, end_code) = if *is_producer {
+            (TraceEventCode::Produce, TraceEventCode::EndProduce)
+        } else {
+            (TraceEventCode::Consume, TraceEventCode::EndConsume)
+        };
+        let mut begin = TraceEvent::new(func, begin_code, self.parent());
+        begin.coordinates = coordinates.clone();
+        let mut end = TraceEvent::new(func, end_code, trace_id_var(func));
+        end.coordinates = coordinates;
+        let node = Stmt::from_kind_unchecked(StmtKind::ProducerConsumer {
+            name: func.clone(),
+            is_producer: *is_producer,
+            body: Stmt::block(vec![new_body, Stmt::evaluate(end.build()?)]),
+        });
+        Ok(Stmt::let_stmt(trace_id_var_name(func), begin.build()?, node))
+    }
+
+    // ---- nodes whose children the reference visits in another order ----
+
+    fn allocate(&mut self, s: &Stmt) -> Stmt {
+        let StmtKind::Allocate {
+            name: buf,
+            ty,
+            memory_type,
+            extents,
+            condition,
+            new_expr,
+            free_function,
+            padding,
+            body,
+        } = s.kind()
+        else {
+            return s.clone();
+        };
+        let new_extents = mutate_exprs(self, extents);
+        let new_body = self.mutate_stmt(body);
+        let new_condition = self.mutate_expr(condition);
+        let new_new_expr = new_expr.as_ref().map(|e| self.mutate_expr(e));
+        let new_expr_same = match (new_expr, &new_new_expr) {
+            (Some(a), Some(b)) => a.same_as(b),
+            _ => true,
+        };
+        if new_extents.is_none()
+            && new_body.same_as(body)
+            && new_condition.same_as(condition)
+            && new_expr_same
+        {
+            return s.clone();
+        }
+        Stmt::from_kind_unchecked(StmtKind::Allocate {
+            name: buf.clone(),
+            ty: *ty,
+            memory_type: *memory_type,
+            extents: new_extents.unwrap_or_else(|| extents.clone()),
+            condition: new_condition,
+            new_expr: new_new_expr,
+            free_function: free_function.clone(),
+            padding: *padding,
+            body: new_body,
+        })
+    }
+
+    fn prefetch(&mut self, s: &Stmt) -> Stmt {
+        let StmtKind::Prefetch { name: buf, types, bounds, prefetch, condition, body } = s.kind() else {
+            return s.clone();
+        };
+        let new_body = self.mutate_stmt(body);
+        let new_condition = self.mutate_expr(condition);
+        let mut bounds_changed = false;
+        let new_bounds: Vec<Range> = bounds
+            .iter()
+            .map(|r| {
+                let (min, extent) = (self.mutate_expr(&r.min), self.mutate_expr(&r.extent));
+                bounds_changed |= !min.same_as(&r.min) || !extent.same_as(&r.extent);
+                Range { min, extent }
+            })
+            .collect();
+        if !bounds_changed && new_body.same_as(body) && new_condition.same_as(condition) {
+            return s.clone();
+        }
+        Stmt::from_kind_unchecked(StmtKind::Prefetch {
+            name: buf.clone(),
+            types: types.clone(),
+            bounds: new_bounds,
+            prefetch: prefetch.clone(),
+            condition: new_condition,
+            body: new_body,
+        })
+    }
+}
+
+impl Mutator for Injector<'_> {
+    fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        with_stack(|| self.rewrite_expr(e))
+    }
+
+    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+        with_stack(|| self.rewrite_stmt(s))
+    }
+}
+
+impl Injector<'_> {
+    fn rewrite_expr(&mut self, e: &Expr) -> Expr {
+        if self.error.is_some() {
+            return e.clone();
+        }
+        if !matches!(e.kind(), ExprKind::Call { .. }) {
+            return walk_expr(self, e);
+        }
+        match self.call(e) {
+            Ok(out) => out,
+            Err(err) => {
+                self.fail(err);
+                e.clone()
+            }
+        }
+    }
+
+    fn rewrite_stmt(&mut self, s: &Stmt) -> Stmt {
+        if self.error.is_some() {
+            return s.clone();
+        }
+        let result = match s.kind() {
+            StmtKind::Provide { .. } => self.provide(s),
+            StmtKind::For { .. } => self.for_loop(s),
+            StmtKind::Realize { .. } => self.realize(s),
+            StmtKind::ProducerConsumer { .. } => self.producer_consumer(s),
+            StmtKind::Allocate { .. } => Ok(self.allocate(s)),
+            StmtKind::Prefetch { .. } => Ok(self.prefetch(s)),
+            _ => Ok(walk_stmt(self, s)),
+        };
+        result.unwrap_or_else(|err| {
+            self.fail(err);
+            s.clone()
+        })
+    }
+}
+
+/// Halide's `is_const`: a numeric or string constant, or a cast, ramp or broadcast of
+/// constants.
+fn is_const(e: &Expr) -> bool {
+    match e.kind() {
+        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => true,
+        ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => is_const(v),
+        ExprKind::Ramp { base, stride, .. } => is_const(base) && is_const(stride),
+        _ => false,
+    }
+}
+
+/// Halide's `is_const_one`: the constant one (true), possibly cast, broadcast or wrapped
+/// in a mask conversion.
+fn is_const_one(e: &Expr) -> bool {
+    match e.kind() {
+        ExprKind::IntImm(v) => *v == 1,
+        ExprKind::UIntImm(v) => *v == 1,
+        ExprKind::FloatImm(v) => *v == 1.0,
+        ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => is_const_one(v),
+        ExprKind::Call { name: callee, args, call_type, .. } => {
+            matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic)
+                && matches!(callee.as_ref(), "bool_to_mask" | "cast_mask")
+                && args.first().is_some_and(is_const_one)
+        }
+        _ => false,
+    }
+}

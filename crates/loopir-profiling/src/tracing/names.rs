@@ -1,0 +1,106 @@
+//! Fresh names for value temporaries (`t<N>`) and parallel tasks (`parallel_task`,
+//! `parallel_task$1`, ...), spec §11.
+//!
+//! Halide draws both from process-wide counters. Here the counters belong to one run of
+//! the pass: the temporaries continue after the highest `t<N>` already present in the input
+//! (which reproduces the reference's numbering when earlier passes used the same prefix),
+//! and task names start from the first one unless told otherwise.
+
+use loopir::visit::{Visitor, walk_expr, walk_stmt};
+use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, name};
+
+/// Hands out the names the pass introduces.
+pub(crate) struct NameGen {
+    next_temp: u64,
+    next_task: u64,
+}
+
+impl NameGen {
+    pub(crate) fn new(first_temp: u64, first_task: u64) -> NameGen {
+        NameGen { next_temp: first_temp, next_task: first_task }
+    }
+
+    /// The next value temporary, `t<N>`.
+    pub(crate) fn temp(&mut self) -> Name {
+        let n = self.next_temp;
+        self.next_temp += 1;
+        name(&format!("t{n}"))
+    }
+
+    /// The number the next temporary will get.
+    pub(crate) fn peek_temp(&self) -> u64 {
+        self.next_temp
+    }
+
+    /// The next parallel-task scope name.
+    pub(crate) fn task(&mut self) -> Name {
+        let n = self.next_task;
+        self.next_task += 1;
+        if n == 0 { name("parallel_task") } else { name(&format!("parallel_task${n}")) }
+    }
+}
+
+/// One past the highest `N` of the names `t<N>` used in `s` (0 if there are none).
+pub fn next_free_temp_index(s: &Stmt) -> u64 {
+    let mut scan = TempScan { next: 0 };
+    scan.visit_stmt(s);
+    scan.next
+}
+
+struct TempScan {
+    next: u64,
+}
+
+impl TempScan {
+    fn note(&mut self, n: &str) {
+        let Some(digits) = n.strip_prefix('t') else { return };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return;
+        }
+        if let Ok(v) = digits.parse::<u64>() {
+            self.next = self.next.max(v.saturating_add(1));
+        }
+    }
+}
+
+impl Visitor for TempScan {
+    fn visit_expr(&mut self, e: &Expr) {
+        match e.kind() {
+            ExprKind::Variable(n) | ExprKind::Let { name: n, .. } => self.note(n),
+            _ => {}
+        }
+        walk_expr(self, e)
+    }
+    fn visit_stmt(&mut self, s: &Stmt) {
+        match s.kind() {
+            StmtKind::For { name: n, .. } | StmtKind::Allocate { name: n, .. } => self.note(n),
+            _ => {}
+        }
+        walk_stmt(self, s)
+    }
+    fn enter_let_stmt(&mut self, n: &Name, _value: &Expr) {
+        self.note(n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn task_names_follow_halide() {
+        let mut g = NameGen::new(0, 0);
+        assert_eq!(g.task().as_ref(), "parallel_task");
+        assert_eq!(g.task().as_ref(), "parallel_task$1");
+        assert_eq!(g.temp().as_ref(), "t0");
+        assert_eq!(g.temp().as_ref(), "t1");
+    }
+
+    #[test]
+    fn temporaries_continue_after_the_input() {
+        let s = loopir::parse_stmt("let t12 = x\nf(t3) = t12 + tx\n").expect("parses");
+        assert_eq!(next_free_temp_index(&s), 13);
+        let none = loopir::parse_stmt("f(x) = 1\n").expect("parses");
+        assert_eq!(next_free_temp_index(&none), 0);
+    }
+}
