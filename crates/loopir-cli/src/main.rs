@@ -24,6 +24,8 @@ enum Command {
     Fmt(commands::fmt::FmtArgs),
     /// Instrument a `.stmt` file for Halide's sampling profiler.
     Profile(commands::profile::ProfileArgs),
+    /// Run passes in order on a `.stmt` file, optionally saving the IR after each.
+    Lower(commands::lower::LowerArgs),
     /// Run loopir on a built-in example pipeline and show what each step does.
     Demo,
 }
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Profile(args) => commands::profile::run(&args),
+        Command::Lower(args) => commands::lower::run(&args),
         Command::Demo => commands::demo::run(),
     };
     match result {

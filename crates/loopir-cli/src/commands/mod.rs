@@ -2,6 +2,7 @@
 
 pub mod demo;
 pub mod fmt;
+pub mod lower;
 pub mod profile;
 
 use std::io::Read;
