@@ -20,6 +20,14 @@
 //! loop-carried sound). The returned [`EntryTable`] holds exactly the rows the emitted
 //! tables describe, in id order. The pass is pure: no global state, and every name it
 //! introduces is fresh with respect to the input.
+//!
+//! # Levels and feature bits
+//!
+//! [`ProfileOptions`] selects the parts of the instrumentation as seven independent
+//! [`Feature`] bits; levels 0 (off) to 3 (everything, the default) are presets. Lower
+//! settings emit a subset of the runtime calls and stay well-formed (allocations freed,
+//! sampling tokens and thread counts balanced). Each row carries a stable [`EntryKey`].
+//! `docs/profiling.md` describes both.
 
 mod alloc_size;
 mod entry_table;
