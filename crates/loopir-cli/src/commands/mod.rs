@@ -3,6 +3,7 @@
 pub mod bounds;
 pub mod demo;
 pub mod fmt;
+pub mod lower;
 pub mod profile;
 pub mod trace;
 
