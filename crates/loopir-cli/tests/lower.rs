@@ -232,3 +232,17 @@ fn profile_entries_with_keys() {
     let out = loopir(&["profile", "--pipeline", "p", "--keys"], PIPELINE);
     assert_eq!(out.status.code(), Some(2), "--keys needs --entries");
 }
+
+#[test]
+fn allocation_bounds_runs_as_a_lower_pass() {
+    let dir = case("serial_chain.cpu");
+    let env = format!("allocation_bounds={}", dir.join("bounds.env.json").display());
+    let input = std::fs::read(dir.join("allocbounds.input.stmt")).expect("oracle input");
+    let expected = std::fs::read(dir.join("allocbounds.expected.stmt")).expect("oracle output");
+    let out = loopir(&["lower", "--passes", "allocation_bounds", "--env", &env], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, expected);
+    let missing = loopir(&["lower", "--passes", "allocation_bounds"], &input);
+    assert_eq!(missing.status.code(), Some(1), "{}", String::from_utf8_lossy(&missing.stderr));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--env allocation_bounds="));
+}

@@ -93,6 +93,12 @@ pub const PASSES: &[Pass] = &[
         env: "trace.env.json (required: which Funcs, outputs and images are traced)",
         run: run_trace,
     },
+    Pass {
+        name: "allocation_bounds",
+        summary: "allocation bounds inference: define each realization's min/extent_realized symbols",
+        env: "bounds.env.json (required: realization order, outputs, Funcs' types and explicit bounds)",
+        run: run_allocation_bounds,
+    },
 ];
 
 fn run_profile(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'_>) -> Result<Stmt, String> {
@@ -119,6 +125,25 @@ fn run_trace(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Resu
     inject_tracing(stmt, &env).map_err(|e| e.to_string())
 }
 
+fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, String> {
+    let Some(f) = env else {
+        return Err(
+            "the allocation_bounds pass needs its environment: --env allocation_bounds=BOUNDS_ENV.json"
+                .into(),
+        );
+    };
+    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text)
+        .map_err(|e| format!("{}: {e}", f.path.display()))?;
+    let fresh_t = env.fresh_names.t.unwrap_or(0);
+    loopir_bounds::allocation_bounds::allocation_bounds_inference(
+        stmt,
+        &env,
+        &loopir_bounds::FuncValueBounds::default(),
+        fresh_t,
+    )
+    .map_err(|e| e.to_string())
+}
+
 /// The registry entry named `name`.
 fn find_pass(name: &str) -> Option<&'static Pass> {
     PASSES.iter().find(|p| p.name == name)
@@ -132,7 +157,7 @@ fn available() -> String {
 fn list_passes() -> String {
     let mut s = String::new();
     for p in PASSES {
-        s.push_str(&format!("{:<8} {}\n{:<8} --env {}={}\n", p.name, p.summary, "", p.name, p.env));
+        s.push_str(&format!("{:<18} {}\n{:<18} --env {}={}\n", p.name, p.summary, "", p.name, p.env));
     }
     s
 }
