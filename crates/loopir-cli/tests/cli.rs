@@ -138,3 +138,22 @@ g(0) = halide_trace_helper(\"f\", (void *)make_struct(f(0)), (int32_t *)make_str
     assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("violation"));
 }
+
+#[test]
+fn bounds_infers_computation_bounds_and_prints_boxes() {
+    let case = oracle_case("two_stage_root.cpu");
+    let env = case.join("bounds.env.json").to_string_lossy().into_owned();
+    let input = std::fs::read(case.join("bounds.input.stmt")).expect("oracle input");
+    let expected = std::fs::read(case.join("bounds.expected.stmt")).expect("oracle output");
+    let out = loopir(&["bounds", "--infer", "--env", &env], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, expected);
+
+    // `g` is a Func because a realize binds it; its calls count, like `f`'s provides.
+    let out = loopir(
+        &["bounds"],
+        b"realize g([-1, 12]) {\n  for (x, 0, 9) {\n   f(x) = g(x + 1) + g(x - 1)\n  }\n}\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "g: [-1, 10]\nf: [0, 9]\n");
+}

@@ -120,11 +120,12 @@ fn lower_runs_passes_in_order_with_per_pass_envs() {
 
 #[test]
 fn lower_names_the_available_passes() {
-    let out = loopir(&["lower", "--passes", "profile,bounds", "-"], b"");
+    let out = loopir(&["lower", "--passes", "profile,simplify", "-"], b"");
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(
-        err.contains("unknown pass `bounds`") && err.contains("available passes: profile, trace"),
+        err.contains("unknown pass `simplify`")
+            && err.contains("available passes: profile, trace, bounds, allocation_bounds"),
         "{err}"
     );
     assert!(out.stdout.is_empty());

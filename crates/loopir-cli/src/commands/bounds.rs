@@ -1,5 +1,5 @@
-//! `loopir bounds`: the region each Func and buffer is touched over, or (with
-//! `--infer-allocations`) allocation bounds inference.
+//! `loopir bounds`: the region each Func and buffer is touched over, or (with `--infer`
+//! / `--infer-allocations`) computation or allocation bounds inference.
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -10,8 +10,10 @@ use std::time::Instant;
 use clap::Args;
 use loopir::{ParseEnv, parse_stmt_bytes, stmt_to_string};
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
+use loopir_bounds::compute_bounds::computation_bounds_inference;
 use loopir_bounds::cse::print_cse;
 use loopir_bounds::env::BoundsEnv;
+use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
 use loopir_bounds::{Bound, Ctx, FuncValueBounds, Scope, boxes_touched};
 
 use super::read_input;
@@ -26,6 +28,11 @@ pub struct BoundsArgs {
     /// explicit bounds. Needed by `--infer-allocations`; it also types Func calls.
     #[arg(long)]
     env: Option<PathBuf>,
+    /// Run computation bounds inference (pipelines whose Funcs have one pure stage each;
+    /// others are refused with the construct that is not supported) and print the
+    /// statement.
+    #[arg(long, requires = "env", conflicts_with = "infer_allocations")]
+    infer: bool,
     /// Run allocation bounds inference and print the statement.
     #[arg(long, requires = "env")]
     infer_allocations: bool,
@@ -63,17 +70,26 @@ pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
     let parse_ns = t0.elapsed().as_nanos();
 
     let t1 = Instant::now();
-    let func_bounds = FuncValueBounds::default();
-    let output = match (&env, args.infer_allocations) {
-        (Some(env), true) => {
-            let fresh_t = env.fresh_names.t.unwrap_or(0);
-            let out = allocation_bounds_inference(&stmt, env, &func_bounds, fresh_t)
+    let output = match (&env, args.infer, args.infer_allocations) {
+        (Some(env), true, _) => {
+            let ctx = Ctx::new();
+            ctx.seed_t(env.fresh_names.t.unwrap_or(0));
+            let out =
+                computation_bounds_inference(&ctx, &stmt, env).map_err(|e| format!("{}: {e}", input.name));
+            (out.map(Output::Stmt), t1.elapsed().as_nanos())
+        }
+        (Some(env), _, true) => {
+            // Data-dependent indices are bounded by the value ranges of the Funcs they
+            // load from, read from the text's Provides.
+            let func_bounds = func_value_bounds_from_text(&Ctx::new(), &stmt);
+            let out = allocation_bounds_inference(&stmt, env, &func_bounds, 0)
                 .map_err(|e| format!("{}: {e}", input.name));
             (out.map(Output::Stmt), t1.elapsed().as_nanos())
         }
         _ => {
             let ctx = Ctx::new();
             let scope = Scope::new();
+            let func_bounds = FuncValueBounds::default();
             let boxes =
                 boxes_touched(&ctx, &stmt, &scope, &func_bounds).map_err(|e| format!("{}: {e}", input.name));
             (boxes.map(|b| Output::Boxes(ctx, b)), t1.elapsed().as_nanos())

@@ -94,6 +94,12 @@ pub const PASSES: &[Pass] = &[
         run: run_trace,
     },
     Pass {
+        name: "bounds",
+        summary: "computation bounds inference: define each stage's min/max symbols (single pure stages)",
+        env: "bounds.env.json (required: realization order, outputs, Funcs' types; fresh-name counter)",
+        run: run_computation_bounds,
+    },
+    Pass {
         name: "allocation_bounds",
         summary: "allocation bounds inference: define each realization's min/extent_realized symbols",
         env: "bounds.env.json (required: realization order, outputs, Funcs' types and explicit bounds)",
@@ -134,14 +140,25 @@ fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<
     };
     let env = loopir_bounds::env::BoundsEnv::from_json(&f.text)
         .map_err(|e| format!("{}: {e}", f.path.display()))?;
-    let fresh_t = env.fresh_names.t.unwrap_or(0);
-    loopir_bounds::allocation_bounds::allocation_bounds_inference(
-        stmt,
-        &env,
-        &loopir_bounds::FuncValueBounds::default(),
-        fresh_t,
-    )
-    .map_err(|e| e.to_string())
+    let func_bounds =
+        loopir_bounds::func_value_bounds::func_value_bounds_from_text(&loopir_bounds::Ctx::new(), stmt);
+    loopir_bounds::allocation_bounds::allocation_bounds_inference(stmt, &env, &func_bounds, 0)
+        .map_err(|e| e.to_string())
+}
+
+fn run_computation_bounds(
+    stmt: &Stmt,
+    env: Option<&EnvFile>,
+    _ctx: &PassContext<'_>,
+) -> Result<Stmt, String> {
+    let Some(f) = env else {
+        return Err("the bounds pass needs its environment: --env bounds=BOUNDS_ENV.json".into());
+    };
+    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text)
+        .map_err(|e| format!("{}: {e}", f.path.display()))?;
+    let ctx = loopir_bounds::Ctx::new();
+    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
+    loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, stmt, &env).map_err(|e| e.to_string())
 }
 
 /// The registry entry named `name`.
@@ -290,8 +307,12 @@ mod tests {
 
     #[test]
     fn unknown_passes_are_named_with_the_available_ones() {
-        let e = resolve_passes(&["profile".into(), "bounds".into()]).err().unwrap_or_default();
-        assert!(e.contains("unknown pass `bounds`") && e.contains("available passes: profile, trace"), "{e}");
+        let e = resolve_passes(&["profile".into(), "simplify".into()]).err().unwrap_or_default();
+        assert!(
+            e.contains("unknown pass `simplify`")
+                && e.contains("available passes: profile, trace, bounds, allocation_bounds"),
+            "{e}"
+        );
         assert!(resolve_passes(&[]).is_err());
         assert!(resolve_passes(&["profile".into(), "".into()]).is_err());
     }
