@@ -127,41 +127,7 @@ fn as_u64_const(e: &Expr) -> Option<u64> {
 /// The rank of a node kind in the reference's node-type order, which decides which
 /// operand of a commutative operator goes first (lower ranks move right).
 fn node_rank(e: &Expr) -> u8 {
-    match e.kind() {
-        ExprKind::IntImm(_) => 0,
-        ExprKind::UIntImm(_) => 1,
-        ExprKind::FloatImm(_) => 2,
-        ExprKind::StringImm(_) => 3,
-        ExprKind::Broadcast { .. } => 4,
-        ExprKind::Cast(_) => 5,
-        ExprKind::Reinterpret(_) => 6,
-        ExprKind::Variable(_) => 7,
-        ExprKind::Binary(op, ..) => match op {
-            BinOp::Add => 8,
-            BinOp::Sub => 9,
-            BinOp::Mod => 10,
-            BinOp::Mul => 11,
-            BinOp::Div => 12,
-            BinOp::Min => 13,
-            BinOp::Max => 14,
-            BinOp::Eq => 15,
-            BinOp::Ne => 16,
-            BinOp::Lt => 17,
-            BinOp::Le => 18,
-            BinOp::Gt => 19,
-            BinOp::Ge => 20,
-            BinOp::And => 21,
-            BinOp::Or => 22,
-        },
-        ExprKind::Not(_) => 23,
-        ExprKind::Select(..) => 24,
-        ExprKind::Load { .. } => 25,
-        ExprKind::Ramp { .. } => 26,
-        ExprKind::Call { .. } => 27,
-        ExprKind::Let { .. } => 28,
-        ExprKind::Shuffle { .. } => 29,
-        ExprKind::VectorReduce { .. } => 30,
-    }
+    e.node_type_rank()
 }
 
 fn should_commute(a: &Expr, b: &Expr) -> bool {
