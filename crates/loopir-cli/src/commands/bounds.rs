@@ -16,7 +16,7 @@ use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
 use loopir_bounds::{Bound, Ctx, FuncValueBounds, Scope, boxes_touched};
 
-use super::read_input;
+use super::{read_env, read_input};
 use crate::diagnostics::report_parse_error;
 
 /// Arguments of `loopir bounds`.
@@ -45,14 +45,7 @@ pub struct BoundsArgs {
 /// Runs `loopir bounds`.
 pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
     let input = read_input(args.file.as_ref())?;
-    let env = match &args.env {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            Some(BoundsEnv::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
-        }
-        None => None,
-    };
+    let env = read_env(args.env.as_ref(), BoundsEnv::from_json)?;
     let mut parse_env = ParseEnv::new();
     if let Some(env) = &env {
         for name in env.funcs.keys() {

@@ -34,3 +34,13 @@ pub fn read_input(path: Option<&PathBuf>) -> Result<Input, String> {
         }
     }
 }
+
+/// Reads and parses an environment file given by an optional `--env` flag.
+pub fn read_env<T, E: std::fmt::Display>(
+    path: Option<&PathBuf>,
+    parse: impl Fn(&str) -> Result<T, E>,
+) -> Result<Option<T>, String> {
+    let Some(path) = path else { return Ok(None) };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse(&text).map(Some).map_err(|e| format!("{}: {e}", path.display()))
+}

@@ -9,7 +9,7 @@ use clap::Args;
 use loopir::{ParseEnv, parse_stmt_bytes, stmt_to_string};
 use loopir_profiling::{Feature, FuncEnv, ProfileOptions, inject_profiling};
 
-use super::read_input;
+use super::{read_env, read_input};
 use crate::diagnostics::report_parse_error;
 
 /// Arguments of `loopir profile`.
@@ -48,14 +48,7 @@ pub struct ProfileArgs {
 /// Runs `loopir profile`.
 pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
     let input = read_input(args.file.as_ref())?;
-    let env = match &args.env {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            Some(FuncEnv::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
-        }
-        None => None,
-    };
+    let env = read_env(args.env.as_ref(), FuncEnv::from_json)?;
 
     let t0 = Instant::now();
     let stmt = match parse_stmt_bytes(&input.bytes, &ParseEnv::default()) {

@@ -10,7 +10,7 @@ use clap::Args;
 use loopir::{parse_stmt_bytes, stmt_to_string};
 use loopir_profiling::{TraceEnv, check_trace_hierarchy, inject_tracing};
 
-use super::read_input;
+use super::{read_env, read_input};
 use crate::diagnostics::report_parse_error;
 
 /// Arguments of `loopir trace`.
@@ -36,14 +36,7 @@ pub struct TraceArgs {
 /// Runs `loopir trace`.
 pub fn run(args: &TraceArgs) -> Result<ExitCode, String> {
     let input = read_input(args.file.as_ref())?;
-    let env = match &args.env {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            Some(TraceEnv::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
-        }
-        None => None,
-    };
+    let env = read_env(args.env.as_ref(), TraceEnv::from_json)?;
     let parse_env = env.as_ref().map(TraceEnv::parse_env).unwrap_or_default();
     let t0 = Instant::now();
     let stmt = match parse_stmt_bytes(&input.bytes, &parse_env) {
