@@ -23,6 +23,17 @@ pub enum BoundsError {
         /// Dimensions of the second box.
         b: usize,
     },
+    /// The bounds env could not be read.
+    #[error("bounds env: {0}")]
+    Env(String),
+    /// A realized Func is accessed over a region with an infinite end.
+    #[error("{func} is accessed over an unbounded domain in dimension {dim}")]
+    Unbounded {
+        /// The Func.
+        func: Name,
+        /// The dimension's argument name.
+        dim: String,
+    },
     /// An expression node had operand types that do not fit together.
     #[error("ill-typed input: {0}")]
     IllTyped(String),

@@ -11,12 +11,14 @@
 //!
 //! Every API takes a [`Ctx`], which owns fresh-name counters and caches.
 
+pub mod allocation_bounds;
 pub mod bounds_of_expr;
 pub mod boxes;
 pub mod boxes_touched;
 pub mod constant_interval;
 pub mod cse;
 pub mod ctx;
+pub mod env;
 pub mod error;
 pub mod interval;
 pub mod ir;

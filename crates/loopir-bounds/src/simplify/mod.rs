@@ -170,15 +170,24 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
 
     fn visit_let(&mut self, name: &Name, value: &Expr, body: &Expr) -> Expr {
         let v = self.simplify(value);
-        let substitutable = ir::is_const(&v)
-            || v.as_variable().is_some()
-            || matches!(v.kind(), ExprKind::Binary(loopir::BinOp::Add | loopir::BinOp::Mul, a, b)
-                if a.as_variable().is_some() && ir::is_const(b));
-        let binding = if substitutable {
-            LetBinding::Subst(v.clone())
-        } else {
-            LetBinding::Range(self.constant_bounds(&v))
+        // Peel operations with a constant or variable operand off the value, as Halide
+        // does: what remains (if anything) is bound to `<name>.s`, and `name` is replaced
+        // by the peeled operations applied to it.
+        let (remainder, rebuild) = peel(&v);
+        let (binding, inner) = match &remainder {
+            None => (LetBinding::Subst(v.clone()), None),
+            Some(r) if !r.same_as(&v) => {
+                let inner_name = loopir::name(&format!("{name}.s"));
+                let inner_var = ir::var(r.ty(), inner_name.clone());
+                (LetBinding::Subst(self.simplify(&rebuild(inner_var))), Some((inner_name, r.clone())))
+            }
+            Some(_) => (LetBinding::Range(self.constant_bounds(&v)), None),
         };
+        if let Some((n, r)) = &inner {
+            let ci = self.constant_bounds(r);
+            self.lets.entry(n.clone()).or_default().push(LetBinding::Range(ci));
+        }
+        let substituted = matches!(binding, LetBinding::Subst(_));
         self.lets.entry(name.clone()).or_default().push(binding);
         let saved = self.epoch;
         self.epoch = self.next_epoch;
@@ -186,13 +195,23 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         let b = self.simplify(body);
         let body_info = self.constant_bounds(&b);
         self.epoch = saved;
-        if let Some(stack) = self.lets.get_mut(name) {
-            stack.pop();
-            if stack.is_empty() {
-                self.lets.remove(name);
+        for n in std::iter::once(name).chain(inner.as_ref().map(|(n, _)| n)) {
+            if let Some(stack) = self.lets.get_mut(n) {
+                stack.pop();
+                if stack.is_empty() {
+                    self.lets.remove(n);
+                }
             }
         }
-        let result = if substitutable || !self.ctx.uses_var(&b, name) {
+        let result = if let Some((n, r)) = inner {
+            if !self.ctx.uses_var(&b, &n) {
+                b
+            } else if b.as_variable() == Some(&n) {
+                r
+            } else {
+                ir::let_in(n, r, b)
+            }
+        } else if substituted || !self.ctx.uses_var(&b, name) {
             b
         } else if b.as_variable() == Some(name) {
             v // let t = v in t → v
@@ -402,6 +421,54 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             _ => None,
         }
     }
+}
+
+type Rebuild = Box<dyn Fn(Expr) -> Expr>;
+
+/// Peels operations with a constant (or variable) operand off a let value, innermost
+/// remainder last: returns the remainder (None when the value is entirely constants and
+/// variables) and how to rebuild the value from it.
+fn peel(v: &Expr) -> (Option<Expr>, Rebuild) {
+    use loopir::BinOp as B;
+    let mut cur = v.clone();
+    let mut layers: Vec<Rebuild> = Vec::new();
+    let leafish = |e: &Expr| ir::is_const(e) || e.as_variable().is_some();
+    let remainder = loop {
+        if leafish(&cur) {
+            break None;
+        }
+        let next = match cur.kind() {
+            ExprKind::Binary(op @ (B::Add | B::Mul | B::Sub), a, b) if leafish(b) => {
+                let (op, b) = (*op, b.clone());
+                layers.push(Box::new(move |x| ir::binary(op, x, b.clone())));
+                a.clone()
+            }
+            ExprKind::Binary(B::Add, a, b) if a.as_variable().is_some() => {
+                let a = a.clone();
+                layers.push(Box::new(move |x| ir::add(a.clone(), x)));
+                b.clone()
+            }
+            ExprKind::Binary(B::Sub, a, b) if ir::is_const(a) => {
+                let a = a.clone();
+                layers.push(Box::new(move |x| ir::sub(a.clone(), x)));
+                b.clone()
+            }
+            ExprKind::Binary(op @ (B::Div | B::Mod | B::Min | B::Max), a, b) if ir::is_const(b) => {
+                let (op, b) = (*op, b.clone());
+                layers.push(Box::new(move |x| ir::binary(op, x, b.clone())));
+                a.clone()
+            }
+            ExprKind::Cast(a) if cur.ty().bits() > a.ty().bits() => {
+                let ty = cur.ty();
+                layers.push(Box::new(move |x| ir::cast(ty, x)));
+                a.clone()
+            }
+            _ => break Some(cur.clone()),
+        };
+        cur = next;
+    };
+    let rebuild: Rebuild = Box::new(move |x| layers.iter().rev().fold(x, |acc, f| f(acc)));
+    (remainder, rebuild)
 }
 
 #[cfg(test)]

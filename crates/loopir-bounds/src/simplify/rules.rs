@@ -494,6 +494,13 @@ impl Simplifier<'_, '_, '_> {
                 return self.mul(m, c0.clone());
             }
         }
+        // min(x + c, y + c) → min(x, y) + c
+        if let ((x, Some(c0)), (y, Some(c1))) = (split_constant(&a), split_constant(&b))
+            && ir::equal(c0, c1)
+        {
+            let m = self.min_max(op, x.clone(), y.clone());
+            return self.add(m, c0.clone());
+        }
         // min(select(c, x, y), select(c, z, w)) → select(c, min(x, z), min(y, w))
         if let (ExprKind::Select(c1, x, y), ExprKind::Select(c2, z, w)) = (a.kind(), b.kind())
             && ir::equal(c1, c2)

@@ -125,8 +125,15 @@ fn lets_are_substituted_or_kept() {
     let tv = Expr::var_i32(t.clone());
     let e = ir::let_in(t.clone(), ir::add(x(), c(1)), ir::sub(tv.clone(), x()));
     assert_eq!(s(e), "1");
-    let kept = ir::let_in(t.clone(), ir::mul(x(), y()), ir::add(tv.clone(), tv.clone()));
-    assert_eq!(s(kept), "let t = (x*y) in (t*2)");
+    // Halide peels operations with a variable or constant operand off a let value...
+    let peeled = ir::let_in(t.clone(), ir::mul(x(), y()), ir::add(tv.clone(), tv.clone()));
+    assert_eq!(s(peeled), "(x*y)*2");
+    // ...binds what remains to `<name>.s`...
+    let partly = ir::let_in(t.clone(), ir::add(ir::div(x(), y()), c(3)), ir::mul(tv.clone(), tv.clone()));
+    assert_eq!(s(partly), "let t.s = (x/y) in ((t.s + 3)*(t.s + 3))");
+    // ...and keeps a let whose value cannot be peeled.
+    let kept = ir::let_in(t.clone(), ir::div(x(), y()), ir::mul(tv.clone(), tv.clone()));
+    assert_eq!(s(kept), "let t = (x/y) in (t*t)");
     let unused = ir::let_in(t, ir::mul(x(), y()), x());
     assert_eq!(s(unused), "x");
 }

@@ -1,0 +1,201 @@
+//! Allocation bounds inference, text-only (spec §2.2, §2.4): defines the
+//! `<f>.<d>.min_realized`, `.max_realized` and `.extent_realized` symbols of every
+//! `realize f(...)` from the region the realize body touches.
+//!
+//! **Assumes** the IR after uniquification and simplification (Halide's input to this
+//! pass: stage 10 or 09 of the corpus), with realize bounds named
+//! `[<f>.<d>.min_realized, <f>.<d>.extent_realized]`.
+//!
+//! **Guarantees**: for each realize, outermost first, the touched box of `f` in the
+//! realize's *original* body (before inner realizes got their own lets) is computed with
+//! an empty scope, Halide's overflow-to-zero rule, and calls and provides merged (calls
+//! first). A realize of a Func that nothing touches is dropped (its body kept). Per
+//! dimension, from the first (so the last prints first), the realize is wrapped in the
+//! explicit-bound asserts, then `extent_realized`, `min_realized`, `max_realized` lets.
+//! Ends are CSE'd and simplified; an unbounded end is an error. Every
+//! `declare_box_touched(...)` statement becomes `0`.
+
+use loopir::mutate::{Mutator, walk_stmt};
+use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind, Type};
+
+use crate::bounds_of_expr::FuncValueBounds;
+use crate::boxes::Region;
+use crate::boxes_touched::box_touched;
+use crate::cse::cse;
+use crate::ctx::{Ctx, Options};
+use crate::env::{BoundsEnv, ExplicitBound, parse_env_expr};
+use crate::error::BoundsError;
+use crate::ir;
+use crate::scope::Scope;
+use crate::simplify::simplify_expr;
+
+/// Runs allocation bounds inference on `s` (see the module docs). `fresh_t` seeds the
+/// `t` counter used by CSE (Halide's counter at the start of this pass).
+pub fn allocation_bounds_inference(
+    s: &Stmt,
+    env: &BoundsEnv,
+    func_bounds: &FuncValueBounds,
+    fresh_t: u64,
+) -> Result<Stmt, BoundsError> {
+    let ctx = Ctx::with_options(Options { compat_purify: true, ..Options::default() });
+    ctx.seed_t(fresh_t);
+    let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None };
+    let out = pass.mutate_stmt(s);
+    match pass.error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+struct AllocationBounds<'a> {
+    ctx: &'a Ctx,
+    env: &'a BoundsEnv,
+    func_bounds: &'a FuncValueBounds,
+    error: Option<BoundsError>,
+}
+
+/// The argument name of a realize dimension, from its `<f>.<d>.min_realized` min.
+fn dim_name(func: &str, min: &Expr, index: usize) -> String {
+    min.as_variable()
+        .and_then(|n| {
+            n.strip_prefix(func)
+                .and_then(|r| r.strip_prefix('.'))
+                .and_then(|r| r.strip_suffix(".min_realized"))
+        })
+        .map_or_else(|| format!("_{index}"), str::to_owned)
+}
+
+impl AllocationBounds<'_> {
+    fn simplified(&self, e: &Expr) -> Expr {
+        simplify_expr(self.ctx, &cse(self.ctx, e))
+    }
+
+    fn explicit_bound(&self, func: &str, dim: &str) -> Option<&ExplicitBound> {
+        self.env.funcs.get(func)?.bounds.iter().find(|b| b.var == dim)
+    }
+
+    fn realize(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
+        let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return Ok(walk_stmt(self, s)) };
+        let touched = box_touched(self.ctx, body, name, &Scope::new(), self.func_bounds)?;
+        let new_body = self.mutate_stmt(body);
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        let Some(region) = touched.filter(|r| !r.bounds.is_empty()) else {
+            if bounds.is_empty() {
+                return Ok(rebuild_realize(s, new_body));
+            }
+            return Ok(new_body);
+        };
+        let mut current = rebuild_realize(s, new_body);
+        for (i, range) in bounds.iter().enumerate() {
+            let dim = dim_name(name, &range.min, i);
+            current = self.wrap_dimension(name, &dim, i, &region, current)?;
+        }
+        Ok(current)
+    }
+
+    fn wrap_dimension(
+        &mut self,
+        func: &Name,
+        dim: &str,
+        i: usize,
+        region: &Region,
+        body: Stmt,
+    ) -> Result<Stmt, BoundsError> {
+        let unbounded = || BoundsError::Unbounded { func: func.clone(), dim: dim.to_owned() };
+        let interval = region.bounds.get(i).ok_or_else(unbounded)?;
+        let (Some(lo), Some(hi)) = (interval.lo(), interval.hi()) else { return Err(unbounded()) };
+        let (touched_min, touched_max) = (self.simplified(lo), self.simplified(hi));
+        let explicit = self.explicit_bound(func, dim).cloned();
+        let mut min = touched_min.clone();
+        let mut max = touched_max.clone();
+        let mut extent = None;
+        if let Some(b) = &explicit {
+            if let Some(m) = &b.min {
+                min = self.simplified(&parse_env_expr(m)?);
+            }
+            if let Some(x) = &b.extent {
+                let x = parse_env_expr(x)?;
+                max = self.simplified(&ir::sub(ir::add(min.clone(), x.clone()), Expr::i32(1)));
+                extent = Some(self.simplified(&x));
+            }
+        }
+        let extent = extent
+            .unwrap_or_else(|| self.simplified(&ir::add(ir::sub(max.clone(), min.clone()), Expr::i32(1))));
+        let var = |suffix: &str| loopir::name(&format!("{func}.{dim}.{suffix}"));
+        let (min_name, max_name, extent_name) =
+            (var("min_realized"), var("max_realized"), var("extent_realized"));
+        let mut current = body;
+        if let Some(b) = &explicit {
+            let error = || {
+                Expr::call(
+                    Type::INT32,
+                    "halide_error_explicit_bounds_too_small",
+                    vec![
+                        Expr::string(dim),
+                        Expr::string(func.as_bytes()),
+                        Expr::var_i32(min_name.clone()),
+                        Expr::var_i32(max_name.clone()),
+                        touched_min.clone(),
+                        touched_max.clone(),
+                    ],
+                    CallType::Extern,
+                )
+            };
+            if b.min.is_some() {
+                let cond = ir::le(Expr::var_i32(min_name.clone()), touched_min.clone());
+                let a = Stmt::assert_stmt(cond, error()).map_err(|e| BoundsError::IllTyped(e.to_string()))?;
+                current = Stmt::block(vec![a, current]);
+            }
+            if b.extent.is_some() {
+                let cond = ir::ge(Expr::var_i32(max_name.clone()), touched_max.clone());
+                let a = Stmt::assert_stmt(cond, error()).map_err(|e| BoundsError::IllTyped(e.to_string()))?;
+                current = Stmt::block(vec![a, current]);
+            }
+        }
+        current = Stmt::let_stmt(extent_name, extent, current);
+        current = Stmt::let_stmt(min_name, min, current);
+        Ok(Stmt::let_stmt(max_name, max, current))
+    }
+}
+
+fn rebuild_realize(s: &Stmt, body: Stmt) -> Stmt {
+    match s.kind() {
+        StmtKind::Realize { name, types, memory_type, bounds, condition, body: old } => {
+            if old.same_as(&body) {
+                return s.clone();
+            }
+            Stmt::from_kind_unchecked(StmtKind::Realize {
+                name: name.clone(),
+                types: types.clone(),
+                memory_type: *memory_type,
+                bounds: bounds.clone(),
+                condition: condition.clone(),
+                body,
+            })
+        }
+        _ => s.clone(),
+    }
+}
+
+impl Mutator for AllocationBounds<'_> {
+    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+        if self.error.is_some() {
+            return s.clone();
+        }
+        match s.kind() {
+            StmtKind::Realize { .. } => match self.realize(s) {
+                Ok(r) => r,
+                Err(e) => {
+                    self.error = Some(e);
+                    s.clone()
+                }
+            },
+            StmtKind::Evaluate(e) if matches!(e.kind(), ExprKind::Call { name, .. } if name.as_ref() == "declare_box_touched") => {
+                Stmt::evaluate(Expr::i32(0))
+            }
+            _ => walk_stmt(self, s),
+        }
+    }
+}

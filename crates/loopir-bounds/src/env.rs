@@ -1,0 +1,147 @@
+//! The bounds env (spec §2.3.2): what the bounds passes know beyond the Stmt, read from
+//! JSON. Expressions are kept as `.stmt` text and parsed on demand.
+
+use std::collections::BTreeMap;
+
+use loopir::Expr;
+use serde::Deserialize;
+
+use crate::error::BoundsError;
+
+/// The whole env document.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoundsEnv {
+    /// Realization order of all Funcs, producers first.
+    pub order: Vec<String>,
+    /// Target features that matter to the passes.
+    pub target: Target,
+    /// Fresh-name counters at the start of the pass.
+    #[serde(default)]
+    pub fresh_names: FreshNames,
+    /// Pipeline outputs.
+    pub outputs: Vec<Output>,
+    /// Funcs by name.
+    #[serde(default)]
+    pub funcs: BTreeMap<String, Func>,
+}
+
+/// Target features.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Target {
+    /// Whether the profiler is on (adds `profiling_enable_instance_marker()`).
+    pub profile: bool,
+}
+
+/// Fresh-name counters.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FreshNames {
+    /// The next index of the `t` family.
+    pub t: Option<u64>,
+}
+
+/// A pipeline output.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Output {
+    /// The Func.
+    pub func: String,
+    /// Prefix of its buffer symbols.
+    pub buffer: String,
+    /// Per-dimension min/extent constraints.
+    #[serde(default)]
+    pub constraints: Vec<Constraint>,
+}
+
+/// A min and/or extent constraint of one output dimension.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Constraint {
+    /// Required min.
+    pub min: Option<String>,
+    /// Required extent.
+    pub extent: Option<String>,
+}
+
+/// What the env says about one Func.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Func {
+    /// Update stages (entry k is stage k+1).
+    #[serde(default)]
+    pub updates: Vec<Update>,
+    /// Explicit bounds in schedule order.
+    #[serde(default)]
+    pub bounds: Vec<ExplicitBound>,
+    /// Value types (`.stmt` spellings).
+    #[serde(default)]
+    pub types: Vec<String>,
+    /// Pure argument names.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Extern definition, if any (kept as raw JSON: only the computation pass reads it).
+    #[serde(default)]
+    pub r#extern: Option<serde_json::Value>,
+}
+
+/// One update stage.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Update {
+    /// Reduction variables.
+    #[serde(default)]
+    pub rvars: Vec<RVar>,
+    /// RDom predicates.
+    #[serde(default)]
+    pub predicates: Vec<String>,
+}
+
+/// A reduction variable.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RVar {
+    /// Name (`r6$x`).
+    pub name: String,
+    /// Min expression.
+    pub min: String,
+    /// Extent expression.
+    pub extent: String,
+}
+
+/// An explicit `bound`, `bound_extent` or `align_bounds` of a Func's schedule.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExplicitBound {
+    /// The pure variable.
+    pub var: String,
+    /// Min expression.
+    pub min: Option<String>,
+    /// Extent expression.
+    pub extent: Option<String>,
+    /// Alignment modulus.
+    pub modulus: Option<String>,
+    /// Alignment remainder.
+    pub remainder: Option<String>,
+}
+
+impl BoundsEnv {
+    /// Parses an env document.
+    pub fn from_json(text: &str) -> Result<BoundsEnv, BoundsError> {
+        serde_json::from_str(text).map_err(|e| BoundsError::Env(e.to_string()))
+    }
+
+    /// The value types of a Func, parsed.
+    pub fn func_types(&self, name: &str) -> Vec<loopir::Type> {
+        self.funcs
+            .get(name)
+            .map(|f| f.types.iter().filter_map(|t| loopir::Type::parse(t)).collect())
+            .unwrap_or_default()
+    }
+}
+
+/// Parses an env expression.
+pub fn parse_env_expr(text: &str) -> Result<Expr, BoundsError> {
+    loopir::parse::parse_expr(text).map_err(|e| BoundsError::Env(format!("bad expression `{text}`: {e}")))
+}
