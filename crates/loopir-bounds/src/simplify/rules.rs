@@ -147,7 +147,52 @@ impl Simplifier<'_, '_, '_> {
                 return self.mul(x.clone(), c);
             }
         }
+        if ir::no_overflow(ty)
+            && let Some(r) = self.add_into_min_max(&a, &b)
+        {
+            return r;
+        }
         ir::add(a, b)
+    }
+
+    /// A term added to a min/max that cancels against one of its operands moves inside:
+    ///
+    /// * `min(x, y - z) + z → min(x + z, y)`, `min(y - z, x) + z → min(y, x + z)`;
+    /// * `min(x, y + c0) + c1 → min(x + c1, y)` and `min(y + c0, x) + c1 → min(y, x + c1)`
+    ///   when `c0 + c1 == 0`;
+    ///
+    /// and the same for max. The operand that cancels loses its term; the other one
+    /// gains it (this is how Halide keeps `min(((v/8)*8 + m) + 7, M)` rather than
+    /// `min((v/8)*8 + m, M + -7) + 7`).
+    fn add_into_min_max(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
+        let (op, p, q) = match bin(a) {
+            Some((op @ (BinOp::Min | BinOp::Max), p, q)) => (op, p, q),
+            _ => return None,
+        };
+        // Does `e` lose `b` when `b` is added to it? Returns what remains.
+        let cancels = |e: &Expr| -> Option<Expr> {
+            if let Some((y, z)) = is_op(e, BinOp::Sub)
+                && ir::equal(z, b)
+            {
+                return Some(y.clone());
+            }
+            if let (y, Some(c0)) = split_constant(e)
+                && let (Some(c0), Some(c1)) = (ir::as_const_i128(c0), ir::as_const_i128(b))
+                && c0.checked_add(c1) == Some(0)
+            {
+                return Some(y.clone());
+            }
+            None
+        };
+        if let Some(y) = cancels(q) {
+            let xb = self.add(p.clone(), b.clone());
+            return Some(self.min_max(op, xb, y));
+        }
+        if let Some(y) = cancels(p) {
+            let xb = self.add(q.clone(), b.clone());
+            return Some(self.min_max(op, y, xb));
+        }
+        None
     }
 
     /// `a - b`.

@@ -137,3 +137,21 @@ fn lets_are_substituted_or_kept() {
     let unused = ir::let_in(t, ir::mul(x(), y()), x());
     assert_eq!(s(unused), "x");
 }
+
+#[test]
+fn cancelling_addend_moves_into_min_max() {
+    let m = Expr::var_i32("m");
+    let big = Expr::var_i32("M");
+    // ((M - m)/8)*8 + m: the start of the last vector of a split.
+    let start = ir::add(ir::mul(ir::div(ir::sub(big.clone(), m.clone()), c(8)), c(8)), m.clone());
+    let base_max = ir::min(start.clone(), ir::add(big.clone(), c(-7)));
+    assert_eq!(s(ir::add(base_max.clone(), c(7))), "min(((((M - m)/8)*8) + m) + 7, M)");
+    // The max of the last lane, then two more taps: nothing cancels any more.
+    let lane = ir::add(base_max, c(7));
+    assert_eq!(s(ir::add(lane, c(2))), "min(((((M - m)/8)*8) + m) + 7, M) + 2");
+    assert_eq!(s(ir::add(ir::min(ir::add(x(), c(3)), y()), c(-3))), "min(y + -3, x)");
+    assert_eq!(s(ir::add(ir::max(x(), ir::sub(y(), m.clone())), m.clone())), "max(m + x, y)");
+    assert_eq!(s(ir::add(ir::max(x(), ir::add(y(), c(2))), c(-2))), "max(x + -2, y)");
+    // No cancellation: left as built.
+    assert_eq!(s(ir::add(ir::min(x(), ir::add(y(), c(2))), c(3))), "min(y + 2, x) + 3");
+}
