@@ -523,6 +523,9 @@ impl Simplifier<'_, '_, '_> {
         {
             return a;
         }
+        if let Some(r) = self.min_max_regroup(op, &a, &b) {
+            return r;
+        }
         // min(x*c, y*c) → min(x, y)*c for c > 0 (max for c < 0)
         if is_int(ty)
             && let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
@@ -555,6 +558,198 @@ impl Simplifier<'_, '_, '_> {
             return self.select(c1.clone(), t, f);
         }
         ir::binary(op, a, b)
+    }
+
+    /// Halide's regrouping rules for `op(a, b)` (`op` is min or max, `dual` the other):
+    /// common operands are pulled out of nested min/max and of sums, and constants
+    /// are moved so that one operand keeps them. Tried in this order, the first match
+    /// wins:
+    ///
+    /// 1. `op(op(x, y), op(x, z)) → op(op(y, z), x)` (the common `x` in any position);
+    /// 2. `op(op(x, y), op(z, w)) → op(op(op(x, y), z), w)`;
+    /// 3. `op(dual(x, y), dual(x, z)) → dual(x, op(y, z))` (or `dual(op(y, z), x)` when
+    ///    `x` is the right operand of the first);
+    ///
+    /// and, where arithmetic does not overflow:
+    ///
+    /// 4. `op(op(x, y) + c0, x)`: the constant moves onto `y` when that makes the sum
+    ///    the smaller candidate of a min (`min(x, y + c0)`, `c0 > 0`), else the whole
+    ///    term wins (`min(x, y) + c0`, `c0 < 0`); mirrored for max;
+    /// 5. `op(x + c0, c1) → op(x, c1 - c0) + c0`;
+    /// 6. `op(x + c0, y + c1) → op(x, y + (c1 - c0)) + c0` when `c1 > c0`, else
+    ///    `op(x + (c0 - c1), y) + c1`: the smaller constant leaves;
+    /// 7. `min(min(x, y), x + c0)` is `min(x, y)` when `c0 > 0` and `min(x + c0, y)`
+    ///    when `c0 < 0` (mirrored for max);
+    /// 8. `op(x + y, x + z) → x + op(y, z)`, `op(y + x, z + x) → op(y, z) + x`, and
+    ///    `op(x, x + z) → x + op(z, 0)` (each with the summands in either order);
+    /// 9. `op(op(x + y, z), x + w) → op(x + op(y, w), z)` and
+    ///    `op(op(y + x, z), w + x) → op(op(y, w) + x, z)` (summands in either order,
+    ///    `z` on either side).
+    fn min_max_regroup(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
+        let is_min = op == BinOp::Min;
+        let dual = if is_min { BinOp::Max } else { BinOp::Min };
+        let eq = ir::equal;
+        // 1 and 2.
+        if let (Some((a1, a2)), Some((b1, b2))) = (is_op(a, op), is_op(b, op)) {
+            let common = [(a1, a2, b1, b2), (a2, a1, b1, b2), (a1, a2, b2, b1), (a2, a1, b2, b1)];
+            for (x, y, x2, z) in common {
+                if eq(x, x2) {
+                    let yz = self.min_max(op, y.clone(), z.clone());
+                    return Some(self.min_max(op, yz, x.clone()));
+                }
+            }
+            let ab1 = self.min_max(op, a.clone(), b1.clone());
+            return Some(self.min_max(op, ab1, b2.clone()));
+        }
+        // 3.
+        if let (Some((a1, a2)), Some((b1, b2))) = (is_op(a, dual), is_op(b, dual)) {
+            for (x, y, x2, z, x_left) in [
+                (a1, a2, b1, b2, true),
+                (a1, a2, b2, b1, true),
+                (a2, a1, b1, b2, false),
+                (a2, a1, b2, b1, false),
+            ] {
+                if eq(x, x2) {
+                    let yz = self.min_max(op, y.clone(), z.clone());
+                    return Some(if x_left {
+                        self.min_max(dual, x.clone(), yz)
+                    } else {
+                        self.min_max(dual, yz, x.clone())
+                    });
+                }
+            }
+        }
+        let ty = a.ty();
+        if !ir::no_overflow(ty) {
+            return None;
+        }
+        let konst = |e: &Expr| ir::as_const_i128(e);
+        // For min, a positive constant makes a candidate lose; for max, a negative one.
+        let loses = |c: i128| if is_min { c > 0 } else { c < 0 };
+        // 4.
+        if let (inner, Some(c0)) = split_constant(a)
+            && let Some((p, q)) = is_op(inner, op)
+            && let Some(cv) = konst(c0).filter(|v| *v != 0)
+        {
+            for (x, y, x_left) in [(p, q, true), (q, p, false)] {
+                if eq(x, b) {
+                    if loses(cv) {
+                        let yc = self.add(y.clone(), c0.clone());
+                        return Some(if x_left {
+                            self.min_max(op, x.clone(), yc)
+                        } else {
+                            self.min_max(op, yc, x.clone())
+                        });
+                    }
+                    return Some(a.clone());
+                }
+            }
+        }
+        match (split_constant(a), split_constant(b)) {
+            // 5.
+            ((x, Some(c0)), _) if ir::is_const(b) => {
+                let c = self.fold_consts(BinOp::Sub, b, c0);
+                if ir::is_const(&c) {
+                    let m = self.min_max(op, x.clone(), c);
+                    return Some(self.add(m, c0.clone()));
+                }
+            }
+            // 6.
+            ((x, Some(c0)), (y, Some(c1))) => {
+                if let (Some(v0), Some(v1)) = (konst(c0), konst(c1))
+                    && v0 != v1
+                {
+                    let (lo, hi) = if v1 > v0 { (c0, c1) } else { (c1, c0) };
+                    let d = self.fold_consts(BinOp::Sub, hi, lo);
+                    let m = if v1 > v0 {
+                        let yd = self.add(y.clone(), d);
+                        self.min_max(op, x.clone(), yd)
+                    } else {
+                        let xd = self.add(x.clone(), d);
+                        self.min_max(op, xd, y.clone())
+                    };
+                    return Some(self.add(m, lo.clone()));
+                }
+            }
+            _ => {}
+        }
+        // 7.
+        if let (Some((p, q)), (xb, Some(c0))) = (is_op(a, op), split_constant(b))
+            && let Some(cv) = konst(c0).filter(|v| *v != 0)
+        {
+            for (x, y, x_left) in [(p, q, true), (q, p, false)] {
+                if eq(x, xb) {
+                    if loses(cv) {
+                        return Some(a.clone());
+                    }
+                    return Some(if x_left {
+                        self.min_max(op, b.clone(), y.clone())
+                    } else {
+                        self.min_max(op, y.clone(), b.clone())
+                    });
+                }
+            }
+        }
+        // 8.
+        match (is_op(a, BinOp::Add), is_op(b, BinOp::Add)) {
+            (Some((a1, a2)), Some((b1, b2))) => {
+                if eq(a1, b1) || eq(a1, b2) {
+                    let other = if eq(a1, b1) { b2 } else { b1 };
+                    let m = self.min_max(op, a2.clone(), other.clone());
+                    return Some(self.add(a1.clone(), m));
+                }
+                if eq(a2, b1) || eq(a2, b2) {
+                    let other = if eq(a2, b1) { b2 } else { b1 };
+                    let m = self.min_max(op, a1.clone(), other.clone());
+                    return Some(self.add(m, a2.clone()));
+                }
+            }
+            (None, Some((b1, b2))) if eq(a, b1) || eq(a, b2) => {
+                let z = if eq(a, b1) { b2 } else { b1 };
+                let m = self.min_max(op, z.clone(), ir::zero(ty));
+                return Some(self.add(a.clone(), m));
+            }
+            (Some((a1, a2)), None) if eq(a2, b) => {
+                let m = self.min_max(op, a1.clone(), ir::zero(ty));
+                return Some(self.add(m, b.clone()));
+            }
+            (Some((a1, a2)), None) if eq(a1, b) => {
+                let m = self.min_max(op, a2.clone(), ir::zero(ty));
+                return Some(self.add(b.clone(), m));
+            }
+            _ => {}
+        }
+        // 9.
+        if let (Some((a1, a2)), Some((q1, q2))) = (is_op(a, op), is_op(b, BinOp::Add)) {
+            let sums = [(a1, a2), (a2, a1)];
+            // x + y inside, x + w or w + x outside.
+            for outer_x_first in [true, false] {
+                for (s, z) in sums {
+                    if let Some((p1, p2)) = is_op(s, BinOp::Add) {
+                        let (x, w) = if outer_x_first { (q1, q2) } else { (q2, q1) };
+                        if eq(p1, x) {
+                            let m = self.min_max(op, p2.clone(), w.clone());
+                            let xm = self.add(p1.clone(), m);
+                            return Some(self.min_max(op, xm, z.clone()));
+                        }
+                    }
+                }
+            }
+            // y + x inside, x + w or w + x outside.
+            for outer_x_first in [true, false] {
+                for (s, z) in sums {
+                    if let Some((p1, p2)) = is_op(s, BinOp::Add) {
+                        let (x, w) = if outer_x_first { (q1, q2) } else { (q2, q1) };
+                        if eq(p2, x) {
+                            let m = self.min_max(op, p1.clone(), w.clone());
+                            let mx = self.add(m, p2.clone());
+                            return Some(self.min_max(op, mx, z.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// Decides `a < b` from ranges: Some(true/false) when every valuation agrees.
