@@ -199,3 +199,59 @@ impl Mutator for AllocationBounds<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loopir::parse::{ParseEnv, parse_stmt_with_env};
+
+    fn run(text: &str, env_json: &str) -> Result<String, BoundsError> {
+        let env = BoundsEnv::from_json(env_json)?;
+        let penv = ParseEnv::new().with_func("f", vec![Type::INT32]).with_func("g", vec![Type::INT32]);
+        let s = parse_stmt_with_env(text, &penv).map_err(|e| BoundsError::Env(e.to_string()))?;
+        allocation_bounds_inference(&s, &env, &FuncValueBounds::default(), 0).map(|s| s.to_string())
+    }
+
+    const ENV: &str =
+        r#"{"order": ["f", "g"], "target": {"profile": false}, "outputs": [{"func": "g", "buffer": "g"}]}"#;
+
+    #[test]
+    fn realized_region_and_extent() {
+        let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  for (g.s0.x, 0, 9) {\n   f(g.s0.x + 2) = 0\n  }\n}\n";
+        let out = run(text, ENV).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            out.starts_with(
+                "let f.x.max_realized = 11\nlet f.x.min_realized = 2\nlet f.x.extent_realized = 10\n"
+            ),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn p29_untouched_realize_is_dropped() {
+        let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  g(0) = 1\n}\n";
+        let out = run(text, ENV).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out, "g(0) = 1\n");
+    }
+
+    #[test]
+    fn unbounded_access_is_an_error() {
+        // A Func value used as an index, with no value bounds known: unbounded.
+        let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  g(0) = f(g(1))\n}\n";
+        assert!(matches!(run(text, ENV), Err(BoundsError::Unbounded { .. })));
+    }
+
+    #[test]
+    fn explicit_bounds_add_asserts() {
+        let env = r#"{"order": ["f", "g"], "target": {"profile": false}, "outputs": [{"func": "g", "buffer": "g"}],
+                      "funcs": {"f": {"bounds": [{"var": "x", "min": "0", "extent": "8"}]}}}"#;
+        let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  for (g.s0.x, 0, 6) {\n   f(g.s0.x) = 0\n  }\n}\n";
+        let out = run(text, env).unwrap_or_else(|e| panic!("{e}"));
+        assert!(out.contains("let f.x.max_realized = 7\nlet f.x.min_realized = 0\nlet f.x.extent_realized = 8\nassert(f.x.max_realized >= 6,"), "{out}");
+    }
+
+    #[test]
+    fn bad_env_is_an_error() {
+        assert!(matches!(BoundsEnv::from_json("{\"order\": 3}"), Err(BoundsError::Env(_))));
+    }
+}

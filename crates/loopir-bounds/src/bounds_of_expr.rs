@@ -108,7 +108,11 @@ pub fn or_condition_over_domain(ctx: &Ctx, c: &Expr, varying: &Scope<'_, Interva
     s.not(inner)
 }
 
-type MemoKey = (*const ExprNode, Vec<u64>);
+/// A node and the newest binding among its free variables. With bindings made and
+/// removed in nested order and ids never reused, that one id fixes the bindings of all
+/// the node's free variables; for nodes whose free variables are not tracked, the newest
+/// binding of the whole scope is used (conservative).
+type MemoKey = (*const ExprNode, u64);
 
 /// The interval analysis of one query (see the module docs).
 pub struct BoundsOfExpr<'c, 'p> {
@@ -200,8 +204,17 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     fn key(&self, e: &Expr) -> MemoKey {
-        let fv = self.ctx.free_vars(e);
-        (e.as_ptr(), fv.iter().map(|n| self.scope.binding_id(n)).collect())
+        let newest = match self.ctx.free_vars(e) {
+            Some(fv) => fv.iter().map(|n| self.scope.binding_id(n)).max().unwrap_or(0),
+            None => self.scope.top_binding_id(),
+        };
+        (e.as_ptr(), newest)
+    }
+
+    /// The memo key of `e` in the current scope (see [`MemoKey`]).
+    pub(crate) fn memo_key(&self, e: &Expr) -> (usize, u64) {
+        let (p, k) = self.key(e);
+        (p as usize, k)
     }
 
     /// The (raw) interval of `e` in the current scope.
@@ -211,6 +224,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             return i.clone();
         }
         self.ctx.count(|s| s.bounds_rule_applications += 1);
+        let _hashes = self.ctx.hash_scope();
         let i = with_stack(|| self.visit(e));
         self.memo.insert(key, (e.clone(), i.clone()));
         i
@@ -927,7 +941,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         }
         // 4. Specific rules.
         if intrinsic {
-            if let Some(i) = self.intrinsic_rule(e, name, args) {
+            if let Some(i) = self.intrinsic_rule(e, name, args).or_else(|| self.math_call(e, name, args)) {
                 return i;
             }
             return type_bounds(ty);
@@ -1200,14 +1214,18 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     fn math_call(&mut self, _e: &Expr, name: &str, args: &[Expr]) -> Option<Interval> {
         let monotone = ["sqrt", "floor", "ceil", "round", "trunc", "exp", "log"];
-        let (base, _) = name.rsplit_once('_')?;
-        if !monotone.contains(&base) || !(name.ends_with("_f32") || name.ends_with("_f64")) {
+        let base = name.strip_suffix("_f32").or_else(|| name.strip_suffix("_f64")).unwrap_or(name);
+        if !monotone.contains(&base) || !_e.ty().is_float() {
             return None;
         }
         let [x] = args else { return None };
         let ix = self.bounds(x);
         let (lo, hi) = (ix.lo()?, ix.hi()?);
-        let f = |v: &Expr| Expr::call(x.ty().element_of(), name, vec![v.clone()], CallType::PureExtern);
+        let call_type = match _e.kind() {
+            ExprKind::Call { call_type, .. } => *call_type,
+            _ => CallType::PureExtern,
+        };
+        let f = |v: &Expr| Expr::call(x.ty().element_of(), name, vec![v.clone()], call_type);
         Some(Interval::new(f(lo), f(hi)))
     }
 }

@@ -85,6 +85,7 @@ fn is_negation_of(a: &Expr, b: &Expr) -> bool {
 /// conditions; spec §1.6). Ends that are the very same node in both boxes are kept as
 /// they are; every other end that takes part is simplified.
 pub fn merge_boxes(ctx: &Ctx, a: &mut Region, b: &Region) -> Result<(), BoundsError> {
+    let _hashes = ctx.hash_scope();
     if b.bounds.is_empty() && a.bounds.is_empty() {
         merge_used(ctx, a, b);
         return Ok(());
@@ -299,5 +300,44 @@ mod tests {
         assert!(box_contains(&ctx, &outer_p, &Region { used: Some(p()), ..r1(c(2), c(3)) }));
         let two = Region::new(vec![Interval::new(c(0), c(1)), Interval::new(c(0), c(1))]);
         assert!(!box_contains(&ctx, &outer, &two));
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn region(lo: i32, w: i32, used: Option<bool>) -> Region {
+        let p = Expr::var(loopir::Type::BOOL, "p");
+        Region {
+            bounds: vec![Interval::new(Expr::i32(lo), Expr::i32(lo + w))],
+            used: used.map(|positive| if positive { p.clone() } else { ir::not(p) }),
+        }
+    }
+
+    proptest! {
+        /// The merge of two boxes contains both, whatever their conditions.
+        #[test]
+        fn merge_contains_both(a in -20i32..20, wa in 0i32..10, b in -20i32..20, wb in 0i32..10,
+                               ua in proptest::option::of(any::<bool>()), ub in proptest::option::of(any::<bool>()),
+                               p in any::<bool>()) {
+            let ctx = Ctx::new();
+            let (ra, rb) = (region(a, wa, ua), region(b, wb, ub));
+            let m = union(&ctx, &ra, &rb).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            // Evaluate the merged ends with p fixed; each box that is used must fit inside.
+            let mut sub = rustc_hash::FxHashMap::default();
+            sub.insert(loopir::name("p"), ir::make_bool(p, 1));
+            let value = |e: &Expr| ir::as_const_int(&crate::simplify::simplify_expr(&ctx, &ir::substitute(&sub, e)));
+            let used = |u: Option<bool>| u.is_none_or(|positive| positive == p);
+            let (Some(lo), Some(hi)) = (m.bounds[0].lo().and_then(value), m.bounds[0].hi().and_then(value)) else {
+                return Err(TestCaseError::fail(format!("merged ends do not fold: {m}")));
+            };
+            for (x, w, u) in [(a, wa, ua), (b, wb, ub)] {
+                if used(u) {
+                    prop_assert!(lo <= x as i64 && x as i64 + w as i64 <= hi, "{m} misses [{x}, {}] with p = {p}", x + w);
+                }
+            }
+        }
     }
 }

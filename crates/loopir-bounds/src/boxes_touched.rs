@@ -212,6 +212,7 @@ fn walk(
     func_bounds: &FuncValueBounds,
     mode: Mode,
 ) -> Result<BoxMap, BoundsError> {
+    let _hashes = ctx.hash_scope();
     let mut w = Walker {
         ctx,
         bounds: BoundsOfExpr::new(ctx, scope, func_bounds, false),
@@ -237,6 +238,8 @@ fn walk(
 struct LetInfo {
     name: Name,
     value: Expr,
+    /// Binding id of the let's own binding (it is innermost while the scope shows it).
+    binding: u64,
 }
 
 /// Fresh names standing for a large let interval, with the ends they stand for.
@@ -253,7 +256,7 @@ struct Walker<'c, 'p> {
     unreachable: bool,
     collect_calls: bool,
     /// (node, binding ids of its free variables, context) already walked.
-    visited: FxHashSet<(usize, Vec<u64>, u64)>,
+    visited: FxHashSet<(usize, u64, u64)>,
     /// Identifies the map being filled; a node visited for another map is revisited.
     context: u64,
     next_context: u64,
@@ -301,14 +304,8 @@ impl Walker<'_, '_> {
         if e.children().is_empty() {
             return false;
         }
-        let fv = self.ctx.free_vars(e);
-        let ids: Vec<u64> = fv.iter().map(|n| self.bounds_binding(n)).collect();
-        !self.visited.insert((e.as_ptr() as usize, ids, self.context))
-    }
-
-    fn bounds_binding(&self, n: &str) -> u64 {
-        // The scope of the analysis holds every binding the walker made.
-        self.bounds.binding_id(n)
+        let (ptr, newest) = self.bounds.memo_key(e);
+        !self.visited.insert((ptr, newest, self.context))
     }
 
     fn expr(&mut self, e: &Expr) -> Result<(), BoundsError> {
@@ -522,9 +519,11 @@ impl Walker<'_, '_> {
         let v = simplify_widening(&mut self.simp, &v);
         let small = |b: &Bound| b.as_expr().is_none_or(|e| var_refs(e, 10) < 10);
         let point = v.is_single_point();
-        self.lets.push(LetInfo { name: name.clone(), value: value.clone() });
         if small(&v.min) && (point || small(&v.max)) {
-            return (self.bounds.push(name.clone(), v), None);
+            let token = self.bounds.push(name.clone(), v);
+            let binding = self.bounds.binding_id(name);
+            self.lets.push(LetInfo { name: name.clone(), value: value.clone(), binding });
+            return (token, None);
         }
         let ty = value.ty().element_of();
         let mut wrapper = Wrapper { min: None, max: None };
@@ -540,7 +539,10 @@ impl Walker<'_, '_> {
             bound.min = Bound::Finite(ir::var(ty, min_name.clone()));
             wrapper.min = Some((min_name, lo.clone()));
         }
-        (self.bounds.push(name.clone(), bound), Some(wrapper))
+        let token = self.bounds.push(name.clone(), bound);
+        let binding = self.bounds.binding_id(name);
+        self.lets.push(LetInfo { name: name.clone(), value: value.clone(), binding });
+        (token, Some(wrapper))
     }
 
     fn unbind_let(&mut self, (token, wrapper): (Token, Option<Wrapper>)) {
@@ -572,8 +574,11 @@ impl Walker<'_, '_> {
     /// Whether `c` mentions a variable the walker (or the caller's scope) binds, or is
     /// impure.
     fn is_varying(&self, c: &Expr) -> bool {
-        let fv = self.ctx.free_vars(c);
-        fv.iter().any(|n| self.bounds.lookup(n).is_some()) || !is_pure(c)
+        let varying = match self.ctx.free_vars(c) {
+            Some(fv) => fv.iter().any(|n| self.bounds.lookup(n).is_some()),
+            None => true,
+        };
+        varying || !is_pure(c)
     }
 
     /// Walks `then_branch` under `cond` and `else_branch` under its negation.
@@ -679,12 +684,15 @@ impl Walker<'_, '_> {
             let mut changed = tightened.clone();
             for i in 0..self.lets.len() {
                 let (name, value) = (self.lets[i].name.clone(), self.lets[i].value.clone());
-                let innermost = !self.lets[i + 1..].iter().any(|l| l.name == name);
+                let innermost = self.lets[i].binding == self.bounds.binding_id(&name);
                 if !innermost || changed.contains(&name) {
                     continue;
                 }
-                let fv = self.ctx.free_vars(&value);
-                if !fv.iter().any(|n| changed.contains(n)) {
+                let depends = match self.ctx.free_vars(&value) {
+                    Some(fv) => fv.iter().any(|n| changed.contains(n)),
+                    None => true,
+                };
+                if !depends {
                     continue;
                 }
                 let previous = self.bounds.lookup(&name).cloned().unwrap_or_default();

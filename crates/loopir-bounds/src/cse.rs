@@ -132,10 +132,17 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
             stack.push((c.clone(), false));
         }
     }
+    // Whether a node mentions a name bound inside (children come first in `order`).
+    let mut mentions_inner: FxHashMap<*const ExprNode, bool> = FxHashMap::default();
+    for n in &order {
+        let own = n.as_variable().is_some_and(|v| inner_bound.contains(v));
+        let m = own || n.children().iter().any(|c| mentions_inner.get(&c.as_ptr()).copied().unwrap_or(true));
+        mentions_inner.insert(n.as_ptr(), m);
+    }
     let hoistable = |n: &Expr| {
         !trivial(n)
             && uses.get(&n.as_ptr()).copied().unwrap_or(0) > 1
-            && !ctx.free_vars(n).iter().any(|v| inner_bound.contains(v))
+            && !mentions_inner.get(&n.as_ptr()).copied().unwrap_or(true)
     };
     // Rebuild bottom-up, replacing hoisted nodes by their names.
     let mut replaced: FxHashMap<*const ExprNode, Expr> = FxHashMap::default();

@@ -41,6 +41,7 @@ pub struct Ctx {
     keyed: RefCell<FxHashMap<String, u64>>,
     overflow_tag: Cell<i64>,
     free_vars: RefCell<crate::ir::FreeVarCache>,
+    hashes: std::rc::Rc<RefCell<crate::ir::HashCache>>,
     stats: Cell<Stats>,
 }
 
@@ -100,14 +101,25 @@ impl Ctx {
         self.stats.set(s);
     }
 
+    /// Installs this context's structural-hash cache for [`crate::ir::equal`] on the
+    /// current thread until the returned guard drops.
+    pub(crate) fn hash_scope(&self) -> crate::ir::HashScope {
+        crate::ir::HashScope::install(&self.hashes)
+    }
+
     /// The free variables of `e` (sorted, deduplicated), cached per node so that repeated
-    /// queries over a DAG cost O(1) amortised per node.
-    pub fn free_vars(&self, e: &Expr) -> std::rc::Rc<[Name]> {
+    /// queries over a DAG cost O(1) amortised per node; `None` when there are more than
+    /// [`crate::ir::MAX_TRACKED_FREE_VARS`].
+    pub fn free_vars(&self, e: &Expr) -> crate::ir::FreeVars {
         crate::ir::free_vars_cached(e, &self.free_vars)
     }
 
-    /// Whether `e` mentions the variable `name` freely.
+    /// Whether `e` mentions the variable `name` freely (conservatively true for an
+    /// occurrence under a shadowing let when the set is not tracked).
     pub fn uses_var(&self, e: &Expr, name: &str) -> bool {
-        self.free_vars(e).binary_search_by(|n| n.as_ref().cmp(name)).is_ok()
+        match self.free_vars(e) {
+            Some(fv) => fv.binary_search_by(|n| n.as_ref().cmp(name)).is_ok(),
+            None => crate::ir::mentions_var(e, name),
+        }
     }
 }

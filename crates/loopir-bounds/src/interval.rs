@@ -296,6 +296,33 @@ pub fn make_min(a: &Bound, b: &Bound) -> Bound {
     }
 }
 
+/// An upper bound on `i.hi - i.lo` (spec §1.8), peeling a common right operand off
+/// matching pairs of ends: `(a + c) - (b + c) = a - b` (likewise for `-`), and since min
+/// and max change by at most as much as their operand, `min(a, c) - min(b, c) <=
+/// max(a - b, 0)` (likewise for max). Otherwise the plain difference. None when the
+/// interval is unbounded.
+pub fn span_of_bounds(i: &Interval) -> Option<Expr> {
+    Some(span(i.lo()?, i.hi()?))
+}
+
+fn span(lo: &Expr, hi: &Expr) -> Expr {
+    if let (ExprKind::Binary(op_h, a_h, b_h), ExprKind::Binary(op_l, a_l, b_l)) = (hi.kind(), lo.kind())
+        && op_h == op_l
+        && ir::equal(b_h, b_l)
+    {
+        match op_h {
+            BinOp::Add | BinOp::Sub => return span(a_l, a_h),
+            BinOp::Min | BinOp::Max => {
+                let inner = span(a_l, a_h);
+                let zero = ir::zero(inner.ty());
+                return ir::max(inner, zero);
+            }
+            _ => {}
+        }
+    }
+    ir::sub(hi.clone(), lo.clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -362,6 +389,15 @@ mod tests {
     fn i05_intersection() {
         let r = Interval::intersection(&Interval::new(c(0), c(10)), &Interval::new(c(5), Bound::PosInf));
         assert_eq!(r.to_string(), "[5, 10]");
+    }
+
+    #[test]
+    fn span_peels_common_offsets() {
+        let i = Interval::new(ir::add(x(), c(3)), ir::add(y(), c(3)));
+        assert_eq!(span_of_bounds(&i).map(|e| ir::pretty(&e)), Some("y - x".to_owned()));
+        assert_eq!(span_of_bounds(&Interval::everything()).map(|e| ir::pretty(&e)), None);
+        let m = Interval::new(ir::min(x(), c(5)), ir::min(y(), c(5)));
+        assert_eq!(span_of_bounds(&m).map(|e| ir::pretty(&e)), Some("max(y - x, 0)".to_owned()));
     }
 
     #[test]

@@ -280,11 +280,94 @@ pub fn contains_overflow_marker(e: &Expr) -> bool {
     false
 }
 
+/// Per-node structural hashes, owned by a [`crate::Ctx`] and installed for the duration
+/// of an analysis (see [`HashScope`]): with them, structurally different expressions are
+/// told apart in O(1) amortised instead of by walking them.
+pub(crate) type HashCache = FxHashMap<*const ExprNode, (Expr, u64)>;
+
+thread_local! {
+    static HASHES: RefCell<Option<Rc<RefCell<HashCache>>>> = const { RefCell::new(None) };
+}
+
+/// Installs a hash cache for [`equal`] on this thread until dropped (restoring the
+/// previous one).
+pub(crate) struct HashScope {
+    previous: Option<Rc<RefCell<HashCache>>>,
+}
+
+impl HashScope {
+    pub(crate) fn install(cache: &Rc<RefCell<HashCache>>) -> HashScope {
+        let previous = HASHES.with(|h| h.borrow_mut().replace(cache.clone()));
+        HashScope { previous }
+    }
+}
+
+impl Drop for HashScope {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        HASHES.with(|h| *h.borrow_mut() = previous);
+    }
+}
+
+/// A structural hash of `e` (equal expressions hash equally), memoised in `cache`.
+fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
+    use std::hash::{Hash, Hasher};
+    if let Some((_, h)) = cache.get(&e.as_ptr()) {
+        return *h;
+    }
+    let mut hasher = rustc_hash::FxHasher::default();
+    e.ty().hash(&mut hasher);
+    std::mem::discriminant(e.kind()).hash(&mut hasher);
+    match e.kind() {
+        ExprKind::IntImm(v) => v.hash(&mut hasher),
+        ExprKind::UIntImm(v) => v.hash(&mut hasher),
+        ExprKind::FloatImm(v) => v.to_bits().hash(&mut hasher),
+        ExprKind::StringImm(v) => v.hash(&mut hasher),
+        ExprKind::Variable(n) => n.hash(&mut hasher),
+        ExprKind::Binary(op, ..) => op.hash(&mut hasher),
+        ExprKind::Load { name, alignment, .. } => {
+            name.hash(&mut hasher);
+            alignment.hash(&mut hasher);
+        }
+        ExprKind::Ramp { lanes, .. } | ExprKind::Broadcast { lanes, .. } => lanes.hash(&mut hasher),
+        ExprKind::Call { name, call_type, value_index, .. } => {
+            name.hash(&mut hasher);
+            call_type.hash(&mut hasher);
+            value_index.hash(&mut hasher);
+        }
+        ExprKind::Let { name, .. } => name.hash(&mut hasher),
+        ExprKind::Shuffle { indices, .. } => indices.hash(&mut hasher),
+        ExprKind::VectorReduce { op, .. } => op.hash(&mut hasher),
+        ExprKind::Cast(_) | ExprKind::Reinterpret(_) | ExprKind::Not(_) | ExprKind::Select(..) => {}
+    }
+    for c in e.children() {
+        with_stack(|| structural_hash(c, cache)).hash(&mut hasher);
+    }
+    let h = hasher.finish();
+    cache.insert(e.as_ptr(), (e.clone(), h));
+    h
+}
+
+/// Whether the installed hash cache (if any) shows `a` and `b` to differ.
+fn hashes_differ(a: &Expr, b: &Expr) -> bool {
+    HASHES.with(|h| {
+        let installed = h.borrow();
+        let Some(cache) = installed.as_ref() else { return false };
+        let Ok(mut cache) = cache.try_borrow_mut() else { return false };
+        structural_hash(a, &mut cache) != structural_hash(b, &mut cache)
+    })
+}
+
 /// Structural equality that memoises the pairs already compared, so that comparing two
-/// DAGs costs O(|a| + |b|) pairs instead of their tree sizes.
+/// DAGs costs O(|a| + |b|) pairs instead of their tree sizes. Inside an analysis (a
+/// [`crate::Ctx`] installed its hash cache), differing expressions are rejected by their
+/// cached structural hashes in O(1) amortised.
 pub fn equal(a: &Expr, b: &Expr) -> bool {
     if a.same_as(b) {
         return true;
+    }
+    if a.ty() != b.ty() || hashes_differ(a, b) {
+        return false;
     }
     let mut done = FxHashSet::default();
     eq_rec(a, b, &mut done)
@@ -361,8 +444,16 @@ pub fn tree_size(e: &Expr) -> u64 {
     go(e, &mut FxHashMap::default())
 }
 
-/// Per-node cache of sorted free-variable lists (the node is kept alive with its entry).
-pub(crate) type FreeVarCache = FxHashMap<*const ExprNode, (Expr, Rc<[Name]>)>;
+/// Free-variable sets larger than this are not tracked (they are reported as "many", and
+/// queries fall back to a walk); this keeps the per-node cost bounded.
+pub const MAX_TRACKED_FREE_VARS: usize = 32;
+
+/// The free variables of a node: a sorted list, or `None` when there are more than
+/// [`MAX_TRACKED_FREE_VARS`].
+pub type FreeVars = Option<Rc<[Name]>>;
+
+/// Per-node cache of free-variable sets (the node is kept alive with its entry).
+pub(crate) type FreeVarCache = FxHashMap<*const ExprNode, (Expr, FreeVars)>;
 
 fn merge_sorted(a: &[Name], b: &[Name]) -> Vec<Name> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -389,40 +480,71 @@ fn merge_sorted(a: &[Name], b: &[Name]) -> Vec<Name> {
     out
 }
 
-pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> Rc<[Name]> {
+fn union_fv(a: FreeVars, b: FreeVars) -> FreeVars {
+    let (a, b) = (a?, b?);
+    if a.is_empty() || Rc::ptr_eq(&a, &b) {
+        return Some(b);
+    }
+    if b.is_empty() {
+        return Some(a);
+    }
+    let merged = merge_sorted(&a, &b);
+    if merged.len() > MAX_TRACKED_FREE_VARS {
+        return None;
+    }
+    if merged.len() == a.len() {
+        return Some(a);
+    }
+    if merged.len() == b.len() {
+        return Some(b);
+    }
+    Some(Rc::from(merged))
+}
+
+pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> FreeVars {
     if let Some((_, fv)) = cache.borrow().get(&e.as_ptr()) {
         return fv.clone();
     }
-    let result: Rc<[Name]> = with_stack(|| match e.kind() {
-        ExprKind::Variable(n) => Rc::from(vec![n.clone()]),
+    let result: FreeVars = with_stack(|| match e.kind() {
+        ExprKind::Variable(n) => Some(Rc::from(vec![n.clone()])),
         ExprKind::Let { name, value, body } => {
-            let vb = free_vars_cached(body, cache);
             let vv = free_vars_cached(value, cache);
+            // A body with untracked free variables stays untracked (conservative).
+            let vb = free_vars_cached(body, cache)?;
             let body_minus: Vec<Name> = vb.iter().filter(|n| *n != name).cloned().collect();
-            if body_minus.is_empty() {
-                vv
-            } else if vv.is_empty() && body_minus.len() == vb.len() {
-                vb
-            } else {
-                Rc::from(merge_sorted(&vv, &body_minus))
-            }
+            let body_minus: Rc<[Name]> = if body_minus.len() == vb.len() { vb } else { Rc::from(body_minus) };
+            union_fv(vv, Some(body_minus))
         }
         _ => {
-            let mut acc: Option<Rc<[Name]>> = None;
+            let mut acc: FreeVars = Some(Rc::from(Vec::new()));
             for c in e.children() {
-                let fv = free_vars_cached(c, cache);
-                acc = Some(match acc {
-                    None => fv,
-                    Some(prev) if prev.is_empty() => fv,
-                    Some(prev) if fv.is_empty() || Rc::ptr_eq(&prev, &fv) => prev,
-                    Some(prev) => Rc::from(merge_sorted(&prev, &fv)),
-                });
+                acc = union_fv(acc, free_vars_cached(c, cache));
+                if acc.is_none() {
+                    break;
+                }
             }
-            acc.unwrap_or_else(|| Rc::from(Vec::new()))
+            acc
         }
     });
     cache.borrow_mut().insert(e.as_ptr(), (e.clone(), result.clone()));
     result
+}
+
+/// Whether a variable named `name` occurs anywhere in `e` (a conservative stand-in for
+/// "occurs free" when the free-variable set is not tracked).
+pub fn mentions_var(e: &Expr, name: &str) -> bool {
+    let mut seen = FxHashSet::default();
+    let mut stack = vec![e.clone()];
+    while let Some(n) = stack.pop() {
+        if !seen.insert(n.as_ptr()) {
+            continue;
+        }
+        if n.as_variable().is_some_and(|v| v.as_ref() == name) {
+            return true;
+        }
+        stack.extend(n.children().into_iter().cloned());
+    }
+    false
 }
 
 /// Replaces free occurrences of the variables in `map` (capture-avoiding with respect to

@@ -37,13 +37,15 @@ impl Token {
 /// Names bound to stacks of values (see the module docs).
 pub struct Scope<'p, T> {
     table: FxHashMap<Name, Vec<(u64, T)>>,
+    /// Ids of the active local bindings, in push order.
+    active: Vec<u64>,
     parent: Option<&'p Scope<'p, T>>,
     iterations: Cell<u64>,
 }
 
 impl<T> Default for Scope<'_, T> {
     fn default() -> Self {
-        Scope { table: FxHashMap::default(), parent: None, iterations: Cell::new(0) }
+        Scope { table: FxHashMap::default(), active: Vec::new(), parent: None, iterations: Cell::new(0) }
     }
 }
 
@@ -61,7 +63,12 @@ impl<'p, T> Scope<'p, T> {
 
     /// An empty scope that consults `parent` for names it does not bind itself.
     pub fn with_parent(parent: &'p Scope<'p, T>) -> Self {
-        Scope { table: FxHashMap::default(), parent: Some(parent), iterations: Cell::new(0) }
+        Scope {
+            table: FxHashMap::default(),
+            active: Vec::new(),
+            parent: Some(parent),
+            iterations: Cell::new(0),
+        }
     }
 
     /// Binds `name` to `value`, shadowing any existing binding.
@@ -69,6 +76,7 @@ impl<'p, T> Scope<'p, T> {
         let name = name.into();
         let id = fresh_binding_id();
         self.table.entry(name.clone()).or_default().push((id, value));
+        self.active.push(id);
         Token { name, id }
     }
 
@@ -77,7 +85,11 @@ impl<'p, T> Scope<'p, T> {
     pub fn pop_token(&mut self, token: Token) {
         if let Some(stack) = self.table.get_mut(&token.name) {
             if let Some(pos) = stack.iter().rposition(|(id, _)| *id == token.id) {
-                stack.truncate(pos);
+                for (id, _) in stack.drain(pos..) {
+                    if let Some(p) = self.active.iter().rposition(|a| *a == id) {
+                        self.active.remove(p);
+                    }
+                }
             }
             if stack.is_empty() {
                 self.table.remove(&token.name);
@@ -88,7 +100,13 @@ impl<'p, T> Scope<'p, T> {
     /// Removes the innermost local binding of `name`, returning its value.
     pub fn pop(&mut self, name: &str) -> Option<T> {
         let stack = self.table.get_mut(name)?;
-        let value = stack.pop().map(|(_, v)| v);
+        let popped = stack.pop();
+        if let Some((id, _)) = &popped
+            && let Some(p) = self.active.iter().rposition(|a| a == id)
+        {
+            self.active.remove(p);
+        }
+        let value = popped.map(|(_, v)| v);
         if stack.is_empty() {
             self.table.remove(name);
         }
@@ -114,6 +132,16 @@ impl<'p, T> Scope<'p, T> {
     /// The binding id of the innermost binding of `name` (0 when unbound).
     pub fn binding_id(&self, name: &str) -> u64 {
         self.find_with_id(name).map_or(0, |(id, _)| id)
+    }
+
+    /// The id of the most recent binding still active here or in a parent (0 if none).
+    /// Because bindings are pushed and popped in nested (LIFO) order and ids are never
+    /// reused, this id identifies the whole current state of the scope.
+    pub fn top_binding_id(&self) -> u64 {
+        match self.active.last() {
+            Some(id) => *id,
+            None => self.parent.map_or(0, Scope::top_binding_id),
+        }
     }
 
     /// The innermost value of `name` in this scope only (not the parents), mutably.

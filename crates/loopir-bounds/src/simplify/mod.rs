@@ -105,6 +105,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         if let Some((_, r)) = self.memo.get(&key) {
             return r.clone();
         }
+        let _hashes = self.ctx.hash_scope();
         self.ctx.count(|s| s.simplify_visits += 1);
         let r = with_stack(|| self.visit(e));
         self.memo.insert(key, (e.clone(), r.clone()));

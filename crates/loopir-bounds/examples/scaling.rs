@@ -1,0 +1,72 @@
+//! Prints wall times of the §3.5 workloads for doubling N (a quick scaling check that
+//! needs no criterion run): `cargo run --release -p loopir-bounds --example scaling`.
+
+use std::time::Instant;
+
+use loopir_bounds::{
+    Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
+    workloads as w,
+};
+
+fn time<R>(f: impl Fn() -> R) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        std::hint::black_box(f());
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    best * 1e3
+}
+
+fn report(name: &str, sizes: &[usize], run: impl Fn(usize) -> f64) {
+    let mut prev: Option<f64> = None;
+    let mut line = format!("{name:<22}");
+    for &n in sizes {
+        let ms = run(n);
+        let ratio = prev.map_or(String::new(), |p| format!(" (x{:.2})", ms / p.max(1e-6)));
+        line.push_str(&format!("  N={n}: {ms:.2} ms{ratio}"));
+        prev = Some(ms);
+    }
+    println!("{line}");
+}
+
+fn expr(make: fn(usize) -> loopir::Expr, scope: &Scope<'_, Interval>, n: usize, const_bound: bool) -> f64 {
+    let e = make(n);
+    time(|| bounds_of_expr_in_scope(&Ctx::new(), &e, scope, &FuncValueBounds::default(), const_bound))
+}
+
+fn stmt(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> f64 {
+    let s = make(n);
+    time(|| {
+        let (ctx, scope, fb) = (Ctx::new(), Scope::new(), FuncValueBounds::default());
+        if provides {
+            boxes_provided(&ctx, &s, &scope, &fb).map(|m| m.len())
+        } else {
+            boxes_required(&ctx, &s, &scope, &fb).map(|m| m.len())
+        }
+    })
+}
+
+fn main() {
+    let x100 = w::scope_x(0, 100);
+    let x10 = w::scope_x(0, 10);
+    let sym = Scope::new();
+    let mut p = Scope::new();
+    let f32t = loopir::Type::float(32, 1);
+    let _ = p.push(
+        "p",
+        Interval::new(loopir_bounds::ir::make_float(f32t, 0.5), loopir_bounds::ir::make_float(f32t, 2.0)),
+    );
+    report("B1 let_chain_expr", &[1024, 2048, 4096, 8192], |n| expr(w::let_chain_expr, &x100, n, false));
+    report("square_let_chain", &[1000, 2000, 4000, 8000], |n| expr(w::square_let_chain, &sym, n, false));
+    report("B3 nested_selects", &[500, 1000, 2000, 4000], |n| expr(w::nested_selects, &x10, n, false));
+    report("B5 fibonacci_dag", &[2500, 5000, 10000, 20000], |n| expr(w::fibonacci_dag, &x10, n, false));
+    report("B10 horner", &[250, 500, 1000, 2000], |n| expr(w::horner, &p, n, false));
+    report("B11 bitwise_chain", &[256, 512, 1024, 2048], |n| expr(w::bitwise_chain, &x10, n, true));
+    report("B2 let_chain_stmt", &[8192, 16384, 32768, 65536], |n| stmt(&w::let_chain_stmt, n, true));
+    report("B9 many_calls", &[1024, 2048, 4096, 8192], |n| stmt(&w::many_calls, n, false));
+    report("stencil_chain", &[256, 512, 1024, 2048], |n| stmt(&w::stencil_chain, n, false));
+    report("B12 if_dependents m=8", &[512, 1024, 2048, 4096], |n| {
+        stmt(&|k| w::if_dependents(k, 8), n, false)
+    });
+}
