@@ -155,3 +155,36 @@ fn cancelling_addend_moves_into_min_max() {
     // No cancellation: left as built.
     assert_eq!(s(ir::add(ir::min(x(), ir::add(y(), c(2))), c(3))), "min(y + 2, x) + 3");
 }
+
+#[test]
+fn min_max_regrouping() {
+    let v = |n: &str| Expr::var_i32(n);
+    let (mo, mb, lo, lb) = (v("out.max"), v("b.max"), v("out.min"), v("b.min"));
+    // Two merged boxes' lower ends: the shared `+ -7` is pulled out and the maxes meet.
+    let a = ir::min(ir::add(mo.clone(), c(-7)), lo.clone());
+    let b = ir::min(ir::add(mb.clone(), c(-7)), lb.clone());
+    assert_eq!(s(ir::min(a, b)), "min(min(min(b.max, out.max) + -7, out.min), b.min)");
+    // A common operand of two mins.
+    assert_eq!(s(ir::min(ir::min(x(), y()), ir::min(x(), v("z")))), "min(min(y, z), x)");
+    // Two maxes under a min share `x`.
+    assert_eq!(s(ir::min(ir::max(x(), y()), ir::max(x(), v("z")))), "max(min(y, z), x)");
+    // Constants: out of a min with a constant, and the smaller one leaves.
+    assert_eq!(s(ir::min(ir::add(x(), c(3)), c(10))), "min(x, 7) + 3");
+    assert_eq!(s(ir::max(ir::add(x(), c(1)), ir::add(y(), c(4)))), "max(y + 3, x) + 1");
+    assert_eq!(s(ir::min(ir::add(x(), c(4)), ir::add(y(), c(1)))), "min(x + 3, y) + 1");
+    // A stencil's taps fold into one.
+    let taps = ir::min(ir::min(v("a"), ir::add(x(), c(-1))), ir::add(x(), c(1)));
+    assert_eq!(s(taps), "min(x + -1, a)");
+    let taps = ir::max(ir::max(v("a"), ir::add(x(), c(-1))), ir::add(x(), c(1)));
+    assert_eq!(s(taps), "max(x + 1, a)");
+    // min(min(x, y), x + c): the sum is dominated, or replaces x.
+    assert_eq!(s(ir::min(ir::min(x(), y()), ir::add(x(), c(2)))), "min(x, y)");
+    assert_eq!(s(ir::min(ir::min(x(), y()), ir::add(x(), c(-2)))), "min(x + -2, y)");
+    // min(min(x, y) + c, x).
+    assert_eq!(s(ir::min(ir::add(ir::min(x(), y()), c(2)), x())), "min(y + 2, x)");
+    assert_eq!(s(ir::max(ir::add(ir::max(x(), y()), c(2)), x())), "max(x, y) + 2");
+    // Shared summands.
+    let z = v("z");
+    assert_eq!(s(ir::max(ir::add(x(), y()), ir::add(x(), z.clone()))), "max(y, z) + x");
+    assert_eq!(s(ir::min(ir::add(ir::mul(x(), c(2)), y()), ir::add(ir::mul(x(), c(2)), z))), "min(y, z) + (x*2)");
+}
