@@ -749,6 +749,47 @@ impl Simplifier<'_, '_, '_> {
                 }
             }
         }
+        self.min_max_of_quotients(op, a, b)
+    }
+
+    /// Differences with a common term, and quotients by the same constant:
+    ///
+    /// * `op(y - x, z - x) → op(y, z) - x` and `min(x - y, x - z) → x - max(y, z)`;
+    /// * `op(x/c0, y/c0) → op(x, y)/c0` for `c0 > 0` (the dual op for `c0 < 0`);
+    /// * `op(x/c0, y/c0 + c1) → op(x, y + c1*c0)/c0` for `c0 > 0` (dual for `c0 < 0`).
+    ///
+    /// So `min(v/2, (v + 1)/2)` becomes `v/2`.
+    fn min_max_of_quotients(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
+        let dual = if op == BinOp::Min { BinOp::Max } else { BinOp::Min };
+        if let (Some((y, x1)), Some((z, x2))) = (is_op(a, BinOp::Sub), is_op(b, BinOp::Sub)) {
+            if ir::equal(x1, x2) {
+                let m = self.min_max(op, y.clone(), z.clone());
+                return Some(self.sub(m, x1.clone()));
+            }
+            if ir::equal(y, z) {
+                let m = self.min_max(dual, x1.clone(), x2.clone());
+                return Some(self.sub(y.clone(), m));
+            }
+        }
+        let (x, c0) = is_op(a, BinOp::Div)?;
+        let k = ir::as_const_i128(c0).filter(|k| *k != 0)?;
+        let which = if k > 0 { op } else { dual };
+        if let Some((y, c)) = is_op(b, BinOp::Div)
+            && ir::equal(c, c0)
+        {
+            let m = self.min_max(which, x.clone(), y.clone());
+            return Some(self.div(m, c0.clone()));
+        }
+        if let (q, Some(c1)) = split_constant(b)
+            && let Some((y, c)) = is_op(q, BinOp::Div)
+            && ir::equal(c, c0)
+            && let Some(shift) = ir::as_const_i128(c1).and_then(|v| v.checked_mul(k))
+            && (if a.ty().bits() <= 32 { i32::try_from(shift).is_ok() } else { i64::try_from(shift).is_ok() })
+        {
+            let ys = self.add(y.clone(), ir::make_const(a.ty(), shift));
+            let m = self.min_max(which, x.clone(), ys);
+            return Some(self.div(m, c0.clone()));
+        }
         None
     }
 

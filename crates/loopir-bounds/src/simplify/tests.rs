@@ -186,5 +186,21 @@ fn min_max_regrouping() {
     // Shared summands.
     let z = v("z");
     assert_eq!(s(ir::max(ir::add(x(), y()), ir::add(x(), z.clone()))), "max(y, z) + x");
-    assert_eq!(s(ir::min(ir::add(ir::mul(x(), c(2)), y()), ir::add(ir::mul(x(), c(2)), z))), "min(y, z) + (x*2)");
+    assert_eq!(
+        s(ir::min(ir::add(ir::mul(x(), c(2)), y()), ir::add(ir::mul(x(), c(2)), z))),
+        "min(y, z) + (x*2)"
+    );
+}
+
+#[test]
+fn min_max_of_quotients_and_differences() {
+    let v = Expr::var_i32("v");
+    let half = |e: Expr| ir::div(e, c(2));
+    assert_eq!(s(ir::min(half(v.clone()), half(ir::add(v.clone(), c(1))))), "v/2");
+    assert_eq!(s(ir::max(half(v.clone()), half(ir::add(v.clone(), c(1))))), "(v + 1)/2");
+    assert_eq!(s(ir::min(half(x()), half(y()))), "min(x, y)/2");
+    assert_eq!(s(ir::max(ir::div(x(), c(-2)), ir::div(y(), c(-2)))), "min(x, y)/-2");
+    assert_eq!(s(ir::min(half(x()), ir::add(half(y()), c(3)))), "min(y + 6, x)/2");
+    assert_eq!(s(ir::min(ir::sub(x(), v.clone()), ir::sub(y(), v.clone()))), "min(x, y) - v");
+    assert_eq!(s(ir::max(ir::sub(v.clone(), x()), ir::sub(v.clone(), y()))), "v - min(x, y)");
 }
