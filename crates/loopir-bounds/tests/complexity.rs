@@ -190,3 +190,24 @@ fn b12_condition_refinement_is_not_exponential_in_nesting() {
     // Each if re-derives each dependent once: work grows linearly in the nesting depth.
     assert!(eight.2 <= 10 * one.2, "{one:?} vs {eight:?}");
 }
+
+#[test]
+fn deep_inputs_do_not_overflow_the_stack() {
+    // A 100,000-deep left-nested sum as an index, and a 50,000-long LetStmt chain.
+    let x = loopir::Expr::var_i32("x");
+    let mut e = x.clone();
+    for _ in 0..100_000 {
+        e = loopir_bounds::ir::add(e, loopir::Expr::i32(1));
+    }
+    let call = loopir::Expr::call_func(loopir::Type::INT32, "f", vec![e.clone()], 0);
+    let s = loopir::Stmt::evaluate(call);
+    let ctx = Ctx::new();
+    let mut scope = Scope::new();
+    let _ = scope.push("x", Interval::new(loopir::Expr::i32(0), loopir::Expr::i32(9)));
+    let m = boxes_required(&ctx, &s, &scope, &FuncValueBounds::default()).unwrap_or_else(|e| panic!("{e}"));
+    let i = &m["f"].bounds[0];
+    let simplified = loopir_bounds::simplify(&ctx, i.lo().unwrap_or(&x), &Scope::new());
+    assert_eq!(loopir_bounds::ir::pretty(&simplified), "100000");
+    let chain = w::let_chain_stmt(50_000);
+    assert!(boxes_provided(&Ctx::new(), &chain, &Scope::new(), &FuncValueBounds::default()).is_ok());
+}

@@ -33,6 +33,25 @@ fn split_constant(e: &Expr) -> (&Expr, Option<&Expr>) {
     }
 }
 
+/// If `m` is `((x + c0)/c1)*c1` (or `(x/c1)*c1`) for `x` equal to `base` and a positive
+/// constant `c1`, returns `(x + c0, c0, c1)`.
+fn round_to_multiple(m: &Expr, base: &Expr) -> Option<(Expr, Expr, Expr)> {
+    let (q, c1) = is_op(m, BinOp::Mul)?;
+    let (y, d) = is_op(q, BinOp::Div)?;
+    if !ir::is_positive_const(c1) || !ir::equal(c1, d) || !ir::no_overflow_int(m.ty()) {
+        return None;
+    }
+    let (x, c0) = match split_constant(y) {
+        (x, Some(c0)) => (x, c0.clone()),
+        (x, None) => (x, ir::zero(m.ty())),
+    };
+    ir::equal(x, base).then(|| (y.clone(), c0, c1.clone()))
+}
+
+fn other_op(op: BinOp) -> BinOp {
+    if op == BinOp::Min { BinOp::Max } else { BinOp::Min }
+}
+
 fn is_int(ty: Type) -> bool {
     ty.is_int() || (ty.is_uint() && !ty.is_bool())
 }
@@ -273,6 +292,37 @@ impl Simplifier<'_, '_, '_> {
                 }
             }
         }
+        // x - min(x, y) → max(x - y, 0);  x - max(x, y) → min(x - y, 0)
+        // min(x, y) - x → min(y - x, 0);  max(x, y) - x → max(y - x, 0)
+        for mm in [BinOp::Min, BinOp::Max] {
+            if let Some((p, q)) = is_op(&b, mm) {
+                for (same, other) in [(p, q), (q, p)] {
+                    if ir::equal(same, &a) {
+                        let d = self.sub(a.clone(), other.clone());
+                        let flipped = if mm == BinOp::Min { BinOp::Max } else { BinOp::Min };
+                        return self.min_max(flipped, d, ir::zero(ty));
+                    }
+                }
+            }
+            if let Some((p, q)) = is_op(&a, mm) {
+                for (same, other) in [(p, q), (q, p)] {
+                    if ir::equal(same, &b) {
+                        let d = self.sub(other.clone(), b.clone());
+                        return self.min_max(mm, d, ir::zero(ty));
+                    }
+                }
+            }
+        }
+        // Rounding to a multiple: ((x + c0)/c1)*c1 - x → c0 - ((x + c0) % c1), and the mirror
+        // x - ((x + c0)/c1)*c1 → ((x + c0) % c1) - c0 (c1 > 0; Euclidean division).
+        if let Some((y, c0, c1)) = round_to_multiple(&a, &b) {
+            let m = self.modulo(y, c1);
+            return self.sub(c0, m);
+        }
+        if let Some((y, c0, c1)) = round_to_multiple(&b, &a) {
+            let m = self.modulo(y, c1);
+            return self.sub(m, c0);
+        }
         // (x - y) - x → 0 - y
         if let Some((x, y)) = is_op(&a, BinOp::Sub)
             && ir::equal(x, &b)
@@ -477,6 +527,26 @@ impl Simplifier<'_, '_, '_> {
                 return if is_min { b } else { a };
             }
         }
+        // max(x, min(y, z) + c) → x when z + c <= x (and the mirror for min with max).
+        if ir::no_overflow_int(ty) {
+            for (keep, other) in [(&a, &b), (&b, &a)] {
+                let (inner, c) = split_constant(other);
+                let Some((p, q)) = is_op(inner, other_op(op)) else { continue };
+                for operand in [p, q] {
+                    let shifted = match c {
+                        Some(c) => self.add(operand.clone(), c.clone()),
+                        None => operand.clone(),
+                    };
+                    let d = self.sub(keep.clone(), shifted);
+                    let cd = self.constant_bounds(&d);
+                    let dominated =
+                        if is_min { cd.max.is_some_and(|v| v <= 0) } else { cd.min.is_some_and(|v| v >= 0) };
+                    if dominated {
+                        return keep.clone();
+                    }
+                }
+            }
+        }
         if ir::is_const(&b) {
             // min(min(x, c0), c1) → min(x, fold(min(c0, c1)))
             if let Some((x, c0)) = is_op(&a, op)
@@ -540,6 +610,31 @@ impl Simplifier<'_, '_, '_> {
             if ir::is_negative_const(c0) {
                 let m = self.min_max(other, x.clone(), y.clone());
                 return self.mul(m, c0.clone());
+            }
+        }
+        if ir::no_overflow_int(ty) {
+            // min(x + c0, c1) → min(x, fold(c1 - c0)) + c0
+            if let (x, Some(c0)) = split_constant(&a)
+                && ir::is_const(&b)
+            {
+                let c = self.fold_consts(BinOp::Sub, &b, c0);
+                let m = self.min_max(op, x.clone(), c);
+                return self.add(m, c0.clone());
+            }
+            // min((x + y) + c0, y) → min(x + c0, 0) + y (either addend, either side)
+            for (p, q) in [(&a, &b), (&b, &a)] {
+                let (sum, c0) = split_constant(p);
+                let Some((x, y)) = is_op(sum, BinOp::Add) else { continue };
+                for (keep, common) in [(x, y), (y, x)] {
+                    if ir::equal(common, q) {
+                        let lhs = match c0 {
+                            Some(c0) => self.add(keep.clone(), c0.clone()),
+                            None => keep.clone(),
+                        };
+                        let m = self.min_max(op, lhs, ir::zero(ty));
+                        return self.add(m, common.clone());
+                    }
+                }
             }
         }
         // min(x + c, y + c) → min(x, y) + c

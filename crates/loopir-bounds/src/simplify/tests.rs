@@ -54,6 +54,14 @@ fn additive_rules() {
 }
 
 #[test]
+fn rounding_up_to_a_multiple_is_at_least_the_value() {
+    let e = ir::add(Expr::var_i32("e"), Expr::var_i32("m"));
+    let up = ir::add(ir::mul(ir::div(ir::add(Expr::var_i32("e"), c(7)), c(8)), c(8)), Expr::var_i32("m"));
+    assert_eq!(s(ir::min(up.clone(), e.clone())), "e + m");
+    assert_eq!(s(ir::max(up.clone(), e)), "(((e + 7)/8)*8) + m");
+}
+
+#[test]
 fn booleans_and_selects() {
     let p = Expr::var(Type::BOOL, "p");
     let q = Expr::var(Type::BOOL, "q");
