@@ -684,6 +684,20 @@ impl Simplifier<'_, '_, '_> {
         let is_min = op == BinOp::Min;
         let dual = if is_min { BinOp::Max } else { BinOp::Min };
         let eq = ir::equal;
+        // 0. An operand already present at the bottom of a left-nested chain:
+        //    op(op(...op(op(x, y), z)..., w), x) → the chain (up to four levels).
+        {
+            let mut chain = a;
+            for _ in 0..4 {
+                let Some((inner, _)) = is_op(chain, op) else { break };
+                if let Some((x, y)) = is_op(inner, op)
+                    && (eq(x, b) || eq(y, b))
+                {
+                    return Some(a.clone());
+                }
+                chain = inner;
+            }
+        }
         // 1 and 2.
         if let (Some((a1, a2)), Some((b1, b2))) = (is_op(a, op), is_op(b, op)) {
             let common = [(a1, a2, b1, b2), (a2, a1, b1, b2), (a1, a2, b2, b1), (a2, a1, b2, b1)];
@@ -713,6 +727,17 @@ impl Simplifier<'_, '_, '_> {
                     });
                 }
             }
+        }
+        // op(op(x/c0, y), z/c0) → op(op(x, z)/c0, y) for c0 > 0.
+        if let Some((xq, y)) = is_op(a, op)
+            && let Some((x, c0)) = is_op(xq, BinOp::Div)
+            && let Some((z, c1)) = is_op(b, BinOp::Div)
+            && ir::equal(c0, c1)
+            && ir::is_positive_const(c0)
+        {
+            let xz = self.min_max(op, x.clone(), z.clone());
+            let q = self.div(xz, c0.clone());
+            return Some(self.min_max(op, q, y.clone()));
         }
         let ty = a.ty();
         if !ir::no_overflow(ty) {

@@ -212,3 +212,18 @@ fn min_max_of_quotients_and_differences() {
     assert_eq!(s(ir::min(ir::sub(x(), v.clone()), ir::sub(y(), v.clone()))), "min(x, y) - v");
     assert_eq!(s(ir::max(ir::sub(v.clone(), x()), ir::sub(v.clone(), y()))), "v - min(x, y)");
 }
+
+#[test]
+fn min_max_chains_absorb_and_gather_quotients() {
+    let v = |n: &str| Expr::var_i32(n);
+    let (p, q) = (ir::div(ir::add(v("m"), c(1)), c(2)), ir::div(ir::add(v("m"), c(-1)), c(2)));
+    // Two taps of a downsampling stencil, with another operand between them.
+    let e = ir::min(ir::min(p.clone(), v("g")), q.clone());
+    assert_eq!(s(e.clone()), "min((m + -1)/2, g)");
+    assert_eq!(s(ir::min(e, p.clone())), "min((m + -1)/2, g)");
+    let e = ir::max(ir::max(q, v("g")), p);
+    assert_eq!(s(e), "max((m + 1)/2, g)");
+    // An operand found deeper in a left-nested chain.
+    let chain = ir::min(ir::min(ir::min(ir::min(x(), y()), v("z")), v("w")), v("u"));
+    assert_eq!(s(ir::min(chain.clone(), y())), ir::pretty(&chain));
+}
