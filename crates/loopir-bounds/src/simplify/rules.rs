@@ -52,6 +52,14 @@ fn other_op(op: BinOp) -> BinOp {
     if op == BinOp::Min { BinOp::Max } else { BinOp::Min }
 }
 
+/// `likely(x)` or `likely_if_innermost(x)` → `x`; anything else unchanged.
+fn strip_likely(e: Expr) -> Expr {
+    match ir::intrinsic_name(&e) {
+        Some(("likely" | "likely_if_innermost", [x])) => x.clone(),
+        _ => e,
+    }
+}
+
 fn is_int(ty: Type) -> bool {
     ty.is_int() || (ty.is_uint() && !ty.is_bool())
 }
@@ -509,13 +517,14 @@ impl Simplifier<'_, '_, '_> {
         }
         let ty = a.ty();
         if is_int(ty) {
-            // Decided by ranges: min(x, y) → x when x <= y everywhere.
+            // Decided by ranges: min(x, y) → x when x <= y everywhere. A `likely` tag on
+            // the winner goes (Halide: `min(likely(0), likely(1))` is `0`).
             let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
             if ca.le(&cb) {
-                return if is_min { a } else { b };
+                return strip_likely(if is_min { a } else { b });
             }
             if cb.le(&ca) {
-                return if is_min { b } else { a };
+                return strip_likely(if is_min { b } else { a });
             }
             // Decided by the difference: min(x + c0, x + c1) → x + fold(min(c0, c1)).
             let d = self.sub(a.clone(), b.clone());

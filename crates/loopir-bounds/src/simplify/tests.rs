@@ -227,3 +227,17 @@ fn min_max_chains_absorb_and_gather_quotients() {
     let chain = ir::min(ir::min(ir::min(ir::min(x(), y()), v("z")), v("w")), v("u"));
     assert_eq!(s(ir::min(chain.clone(), y())), ir::pretty(&chain));
 }
+
+#[test]
+fn ranges_decide_and_drop_likely() {
+    let likely = |v: i32| ir::intrinsic(Type::INT32, "likely", vec![c(v)]);
+    let x_ = ir::add(Expr::var_i32("e"), c(-1));
+    // Three taps of a clamp with likely constant indices, merged as box ends are.
+    let tap = |k: i32| ir::min(likely(k), x_.clone());
+    assert_eq!(s(ir::min(likely(0), likely(1))), "0");
+    assert_eq!(s(ir::max(likely(0), likely(1))), "1");
+    assert_eq!(s(ir::min(tap(0), tap(1))), "min(e, 1) + -1");
+    assert_eq!(s(ir::max(tap(0), tap(1))), "min(e, 2) + -1");
+    // Undecided: the tag stays.
+    assert_eq!(s(tap(2)), "min(likely(2), e + -1)");
+}
