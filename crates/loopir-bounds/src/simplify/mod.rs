@@ -267,7 +267,13 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                     B::Max => x.max_of(&y),
                     _ => return ConstantInterval::bounded(0, 1),
                 };
-                r.cast_to(ty)
+                if ir::no_overflow_int(ty) {
+                    // Arithmetic in Int(32)/Int(64) is assumed not to overflow: clamp
+                    // rather than wrap (so `min(e, 1) + -1` stays at most 0).
+                    r.intersect(&ConstantInterval::bounds_of_type(ty))
+                } else {
+                    r.cast_to(ty)
+                }
             }
             ExprKind::Not(_) => ConstantInterval::bounded(0, 1),
             ExprKind::Select(_, t, f) => {

@@ -241,3 +241,13 @@ fn ranges_decide_and_drop_likely() {
     // Undecided: the tag stays.
     assert_eq!(s(tap(2)), "min(likely(2), e + -1)");
 }
+
+#[test]
+fn no_overflow_ranges_clamp() {
+    let likely = |v: i32| ir::intrinsic(Type::INT32, "likely", vec![c(v)]);
+    let e = Expr::var_i32("e");
+    let q = ir::add(ir::min(e.clone(), c(1)), c(-1));
+    assert_eq!(s(ir::min(q.clone(), likely(2))), "min(e, 1) + -1");
+    let xm = ir::add(e.clone(), c(-1));
+    assert_eq!(s(ir::min(q, ir::min(likely(2), xm))), "min(e, 1) + -1");
+}
