@@ -361,6 +361,23 @@ impl Simplifier<'_, '_, '_> {
             let c = self.fold_consts(BinOp::Sub, c0, c1);
             return self.mul(x.clone(), c);
         }
+        // A common factor leaves a difference of products:
+        // x*y - z*y → (x - z)*y;  x*y - y*z → (x - z)*y;  y*x - z*y → y*(x - z);
+        // y*x - y*z → y*(x - z).
+        if let (Some((p1, p2)), Some((q1, q2))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul)) {
+            for (x, y, z, y2, factor_right) in [
+                (p1, p2, q1, q2, true),
+                (p1, p2, q2, q1, true),
+                (p2, p1, q1, q2, false),
+                (p2, p1, q2, q1, false),
+            ] {
+                // The pattern's own `y` position: `x*y` or `y*x` on the left.
+                if ir::equal(y, y2) {
+                    let d = self.sub(x.clone(), z.clone());
+                    return if factor_right { self.mul(d, y.clone()) } else { self.mul(y.clone(), d) };
+                }
+            }
+        }
         ir::sub(a, b)
     }
 
@@ -900,6 +917,9 @@ impl Simplifier<'_, '_, '_> {
                 return Some(self.sub(y.clone(), m));
             }
         }
+        if let Some(r) = self.min_max_of_products(op, a, b) {
+            return Some(r);
+        }
         let (x, c0) = is_op(a, BinOp::Div)?;
         let k = ir::as_const_i128(c0).filter(|k| *k != 0)?;
         let which = if k > 0 { op } else { dual };
@@ -918,6 +938,60 @@ impl Simplifier<'_, '_, '_> {
             let ys = self.add(y.clone(), ir::make_const(a.ty(), shift));
             let m = self.min_max(which, x.clone(), ys);
             return Some(self.div(m, c0.clone()));
+        }
+        None
+    }
+
+    /// Products by constants share their factor (`c0 > 0`; a negative factor flips the
+    /// operation):
+    ///
+    /// * `op(x*c0, c1) → op(x, c1/c0)*c0` when `c0` divides `c1`;
+    /// * `op(x*c0, y*c1) → op(x, y*(c1/c0))*c0` when `c0` divides `c1`, else
+    ///   `op(x*(c0/c1), y)*c1` when `c1` divides `c0`;
+    /// * `op(x*c0, y*c0 + c1) → op(x, y + c1/c0)*c0` when `c0` divides `c1`.
+    ///
+    /// So `max(v*256, 256)` becomes `max(v, 1)*256`.
+    fn min_max_of_products(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
+        let ty = a.ty();
+        if !ir::no_overflow_int(ty) {
+            return None;
+        }
+        let dual = if op == BinOp::Min { BinOp::Max } else { BinOp::Min };
+        let (x, c0) = is_op(a, BinOp::Mul)?;
+        let k0 = ir::as_const_i128(c0).filter(|k| *k != 0)?;
+        let pick = |k: i128| if k > 0 { op } else { dual };
+        let divides = |d: i128, n: i128| n % d == 0;
+        if let Some(k1) = ir::as_const_i128(b) {
+            if divides(k0, k1) {
+                let m = self.min_max(pick(k0), x.clone(), ir::make_const(ty, k1 / k0));
+                return Some(self.mul(m, c0.clone()));
+            }
+            return None;
+        }
+        if let Some((y, c1)) = is_op(b, BinOp::Mul)
+            && let Some(k1) = ir::as_const_i128(c1).filter(|k| *k != 0)
+        {
+            if divides(k0, k1) {
+                let yk = self.mul(y.clone(), ir::make_const(ty, k1 / k0));
+                let m = self.min_max(pick(k0), x.clone(), yk);
+                return Some(self.mul(m, c0.clone()));
+            }
+            if divides(k1, k0) {
+                let xk = self.mul(x.clone(), ir::make_const(ty, k0 / k1));
+                let m = self.min_max(pick(k1), xk, y.clone());
+                return Some(self.mul(m, c1.clone()));
+            }
+            return None;
+        }
+        if let (q, Some(c1)) = split_constant(b)
+            && let Some((y, c2)) = is_op(q, BinOp::Mul)
+            && ir::equal(c2, c0)
+            && let Some(k1) = ir::as_const_i128(c1)
+            && divides(k0, k1)
+        {
+            let ys = self.add(y.clone(), ir::make_const(ty, k1 / k0));
+            let m = self.min_max(pick(k0), x.clone(), ys);
+            return Some(self.mul(m, c0.clone()));
         }
         None
     }

@@ -251,3 +251,26 @@ fn no_overflow_ranges_clamp() {
     let xm = ir::add(e.clone(), c(-1));
     assert_eq!(s(ir::min(q, ir::min(likely(2), xm))), "min(e, 1) + -1");
 }
+
+#[test]
+fn min_max_of_products() {
+    let l = Expr::var_i32("levels");
+    assert_eq!(s(ir::max(ir::mul(l.clone(), c(256)), c(256))), "max(levels, 1)*256");
+    assert_eq!(s(ir::max(ir::mul(l.clone(), c(256)), c(300))), "max(levels*256, 300)");
+    assert_eq!(s(ir::min(ir::mul(x(), c(-2)), c(8))), "max(x, -4)*-2");
+    assert_eq!(s(ir::max(ir::mul(x(), c(2)), ir::mul(y(), c(6)))), "max(y*3, x)*2");
+    assert_eq!(s(ir::min(ir::mul(x(), c(6)), ir::mul(y(), c(2)))), "min(x*3, y)*2");
+    assert_eq!(s(ir::min(ir::mul(x(), c(4)), ir::add(ir::mul(y(), c(4)), c(8)))), "min(y + 2, x)*4");
+    // (levels - 1)*256 clamped at 0: Halide's form of a let's upper bound.
+    let e = ir::max(ir::mul(ir::sub(l, c(1)), c(256)), c(0));
+    assert_eq!(s(e), "(max(levels, 1)*256) + -256");
+}
+
+#[test]
+fn difference_of_products_shares_the_factor() {
+    let (l, f) = (Expr::var_i32("l"), Expr::var_i32("f"));
+    let e = ir::sub(ir::mul(ir::max(l.clone(), c(1)), c(256)), ir::mul(f.clone(), c(256)));
+    assert_eq!(s(e), "(max(l, 1) - f)*256");
+    assert_eq!(s(ir::sub(ir::mul(x(), y()), ir::mul(y(), f.clone()))), "(x - f)*y");
+    assert_eq!(s(ir::sub(ir::mul(x(), c(3)), ir::mul(x(), c(5)))), "x*-2");
+}
