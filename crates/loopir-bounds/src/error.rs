@@ -23,6 +23,12 @@ pub enum BoundsError {
         /// Dimensions of the second box.
         b: usize,
     },
+    /// The input uses a feature this pass does not handle (yet); nothing is approximated.
+    #[error("unsupported: {0}")]
+    Unsupported(String),
+    /// A consumer reads a producer over an unbounded region (Halide's message).
+    #[error("{0}")]
+    UnboundedCall(String),
     /// The bounds env could not be read.
     #[error("bounds env: {0}")]
     Env(String),

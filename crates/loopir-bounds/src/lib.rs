@@ -13,6 +13,7 @@
 //! | [`bounds_of_expr`] | [`bounds_of_expr_in_scope`]: the interval of every value of an expression |
 //! | [`boxes`] | [`Region`] (Halide's `Box`) algebra: merge, intersection, overlap, containment |
 //! | [`boxes_touched`](mod@boxes_touched) | [`boxes_required`], [`boxes_provided`], [`boxes_touched`](fn@boxes_touched) and the single-Func `box_*` queries |
+//! | [`compute_bounds`] | computation bounds inference from text (spec §2.1/§2.3), single pure stages |
 //! | [`allocation_bounds`] | allocation bounds inference from text (spec §2.2/§2.4) |
 //! | [`func_value_bounds`] | value ranges of Funcs, read from the text, for data-dependent indices |
 //! | [`env`](mod@env) | the bounds env (JSON side table) |
@@ -40,6 +41,7 @@ pub mod allocation_bounds;
 pub mod bounds_of_expr;
 pub mod boxes;
 pub mod boxes_touched;
+pub mod compute_bounds;
 pub mod constant_interval;
 pub mod cse;
 pub mod ctx;

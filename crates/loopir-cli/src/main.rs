@@ -26,6 +26,10 @@ enum Command {
     Profile(commands::profile::ProfileArgs),
     /// Instrument a `.stmt` file with tracing events, or check the events it has.
     Trace(commands::trace::TraceArgs),
+    /// Print the region each Func and buffer is touched over, or infer allocation bounds.
+    Bounds(commands::bounds::BoundsArgs),
+    /// Run passes in order on a `.stmt` file, optionally saving the IR after each.
+    Lower(commands::lower::LowerArgs),
     /// Run loopir on a built-in example pipeline and show what each step does.
     Demo,
 }
@@ -36,6 +40,8 @@ fn main() -> ExitCode {
         Command::Fmt(args) => commands::fmt::run(&args),
         Command::Profile(args) => commands::profile::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
+        Command::Bounds(args) => commands::bounds::run(&args),
+        Command::Lower(args) => commands::lower::run(&args),
         Command::Demo => commands::demo::run(),
     };
     match result {

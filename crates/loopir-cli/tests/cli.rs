@@ -64,8 +64,16 @@ fn demo_runs() {
     assert!(text.contains("byte-identical"), "{text}");
 }
 
+/// The first `shared/oracle/cases` above this crate (from the main checkout or from a
+/// worktree nested below it).
 fn oracle_case(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/cases").join(name)
+    let start = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    start
+        .ancestors()
+        .map(|d| d.join("shared/oracle/cases"))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| panic!("no shared/oracle/cases above {}", start.display()))
+        .join(name)
 }
 
 #[test]

@@ -18,8 +18,8 @@
 pub mod profiling;
 
 pub use profiling::{
-    Entry, EntryKind, EntryTable, EnvError, FuncEnv, FuncInfo, ProfileOptions, Profiled, ProfilingError,
-    inject_profiling,
+    Entry, EntryKey, EntryKind, EntryTable, EnvError, Feature, FuncEnv, FuncInfo, ProfileOptions, Profiled,
+    ProfilingError, UnknownFeature, inject_profiling,
 };
 pub mod tracing;
 pub use tracing::{TraceEnv, TracingError, check_trace_hierarchy, inject_tracing};

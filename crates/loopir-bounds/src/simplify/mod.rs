@@ -267,13 +267,9 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                     B::Max => x.max_of(&y),
                     _ => return ConstantInterval::bounded(0, 1),
                 };
-                if ir::no_overflow_int(ty) {
-                    // Arithmetic in Int(32)/Int(64) is assumed not to overflow: clamp
-                    // rather than wrap (so `min(e, 1) + -1` stays at most 0).
-                    r.intersect(&ConstantInterval::bounds_of_type(ty))
-                } else {
-                    r.cast_to(ty)
-                }
+                // No-overflow types keep every known end (the value is in range anyway);
+                // wrapping types may land anywhere in their range when an end overflows.
+                if ir::no_overflow_int(ty) { r } else { r.cast_to(ty) }
             }
             ExprKind::Not(_) => ConstantInterval::bounded(0, 1),
             ExprKind::Select(_, t, f) => {

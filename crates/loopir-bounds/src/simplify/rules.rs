@@ -393,11 +393,12 @@ impl Simplifier<'_, '_, '_> {
         if ir::is_const_one(&b) {
             return a;
         }
-        if !is_int(ty) {
-            return ir::mul(a, b);
-        }
+        // x*0 → 0 (for floats too, as Halide does: the analysis treats floats as reals)
         if ir::is_const_zero(&b) {
             return b;
+        }
+        if !is_int(ty) {
+            return ir::mul(a, b);
         }
         if ir::is_const(&b) {
             // (x*c0)*c1 → x*fold(c0*c1)
@@ -662,6 +663,23 @@ impl Simplifier<'_, '_, '_> {
                     }
                 }
             }
+        }
+        // min(x - y, x - z) → x - max(y, z) (and max → min)
+        if let (Some((x1, y)), Some((x2, z))) = (is_op(&a, BinOp::Sub), is_op(&b, BinOp::Sub))
+            && ir::equal(x1, x2)
+            && ir::no_overflow_int(ty)
+        {
+            let m = self.min_max(other, y.clone(), z.clone());
+            return self.sub(x1.clone(), m);
+        }
+        // min(x/c, y/c) → min(x, y)/c for c > 0 (division by a positive constant is monotone)
+        if let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Div), is_op(&b, BinOp::Div))
+            && ir::is_positive_const(c0)
+            && ir::equal(c0, c1)
+            && is_int(ty)
+        {
+            let m = self.min_max(op, x.clone(), y.clone());
+            return self.div(m, c0.clone());
         }
         // min(x + c, y + c) → min(x, y) + c
         if let ((x, Some(c0)), (y, Some(c1))) = (split_constant(&a), split_constant(&b))
@@ -1230,7 +1248,7 @@ impl Simplifier<'_, '_, '_> {
         if let ExprKind::Binary(BinOp::Lt | BinOp::Le, p, q) = c.kind()
             && c.ty().is_scalar()
             && t.ty().is_scalar()
-            && ir::no_overflow_int(t.ty())
+            && (ir::no_overflow_int(t.ty()) || t.ty().is_float())
             && p.ty() == t.ty()
         {
             let k = [&t, &f]

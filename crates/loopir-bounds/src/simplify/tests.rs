@@ -274,3 +274,12 @@ fn difference_of_products_shares_the_factor() {
     assert_eq!(s(ir::sub(ir::mul(x(), y()), ir::mul(y(), f.clone()))), "(x - f)*y");
     assert_eq!(s(ir::sub(ir::mul(x(), c(3)), ir::mul(x(), c(5)))), "x*-2");
 }
+
+#[test]
+fn dominated_max_operand() {
+    let e = loopir::parse::parse_expr(
+        "max(max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), 0) + 1), 0)",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s(e), "max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), 0) + 1");
+}

@@ -35,7 +35,17 @@ pub fn run() -> Result<ExitCode, String> {
     println!("== inject_profiling: the instrumented statement ==");
     print!("{}", stmt_to_string(&profiled.stmt));
     println!();
-    println!("== inject_profiling: the profiler report's entries ==");
-    print!("{}", profiled.entries.render_tree());
+    println!("== inject_profiling: the profiler report's entries, with their stable keys ==");
+    print!("{}", profiled.entries.render_tree_with_keys());
+    println!();
+
+    let timing_only = ProfileOptions::level(1).ok_or("level 1 is a profiling level")?;
+    let light = inject_profiling(&stmt, "blur", &env, &timing_only).map_err(|e| e.to_string())?;
+    let count = |s: &loopir::Stmt| stmt_to_string(s).matches("halide_profiler_").count();
+    println!(
+        "== profiling level 1 (timing only): {} runtime calls instead of {} at level 3 ==",
+        count(&light.stmt),
+        count(&profiled.stmt)
+    );
     Ok(ExitCode::SUCCESS)
 }

@@ -1,7 +1,9 @@
 //! One module per subcommand.
 
+pub mod bounds;
 pub mod demo;
 pub mod fmt;
+pub mod lower;
 pub mod profile;
 pub mod trace;
 

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::Args;
 use loopir::{ParseEnv, parse_stmt_bytes, stmt_to_string};
-use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
+use loopir_profiling::{Feature, FuncEnv, ProfileOptions, inject_profiling};
 
 use super::read_input;
 use crate::diagnostics::report_parse_error;
@@ -27,9 +27,15 @@ pub struct ProfileArgs {
     /// Print the entry table as the profiler report's tree instead of the statement.
     #[arg(long, conflicts_with = "json")]
     entries: bool,
-    /// Print the entry table as JSON instead of the statement.
+    /// Print the entry table as JSON instead of the statement (each row with its stable
+    /// `key`).
     #[arg(long)]
     json: bool,
+    /// With `--entries`: print each row's stable key (16 hex digits) before it.
+    #[arg(long, requires = "entries")]
+    keys: bool,
+    #[command(flatten)]
+    features: ProfileOptionArgs,
     /// Run the pass this many times (for timing).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     repeat: u32,
@@ -69,7 +75,7 @@ pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
         .ok_or("no pipeline name: pass --pipeline NAME or an --env that names the pipeline")?
         .to_owned();
 
-    let options = ProfileOptions::default();
+    let options = args.features.options();
     let mut pass_times = Vec::with_capacity(args.repeat as usize);
     let mut result = None;
     for _ in 0..args.repeat {
@@ -88,7 +94,9 @@ pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
     };
 
     let t1 = Instant::now();
-    let text = if args.entries {
+    let text = if args.entries && args.keys {
+        profiled.entries.render_tree_with_keys()
+    } else if args.entries {
         profiled.entries.render_tree()
     } else if args.json {
         let mut j = profiled.entries.to_json();
@@ -109,4 +117,69 @@ pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The profiling level and feature flags, shared by `loopir profile` and `loopir lower`.
+///
+/// The options start from `--level N` (default 3) or `--only FEATURES`, then each
+/// `--no-FEATURE` turns one feature off.
+#[derive(Args, Clone, Debug, Default)]
+pub struct ProfileOptionArgs {
+    /// Profiling level: 0 off (the input unchanged), 1 timing, 2 timing and memory (heap,
+    /// stack), 3 everything (the default: the reference compiler's output).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(0..=3))]
+    level: Option<u8>,
+    /// Exactly these features instead of a level, comma-separated: timing, heap, stack,
+    /// threads, tokens, copies, device-sync (or none, all).
+    #[arg(long, value_name = "FEATURES", conflicts_with = "level", value_parser = parse_features)]
+    only: Option<ProfileOptions>,
+    /// Leave out current-row marks (`halide_profiler_set_current_func`).
+    #[arg(long)]
+    no_timing: bool,
+    /// Leave out heap accounting (`halide_profiler_memory_allocate` / `_free`).
+    #[arg(long)]
+    no_heap: bool,
+    /// Leave out static stack peaks (`profiler_func_stack_peak_buf`).
+    #[arg(long)]
+    no_stack: bool,
+    /// Leave out active-thread counting around parallel loops, forks and launches.
+    #[arg(long)]
+    no_threads: bool,
+    /// Leave out sampling tokens in leaf parallel tasks.
+    #[arg(long)]
+    no_tokens: bool,
+    /// Leave out the rows and billing of host<->device copies.
+    #[arg(long)]
+    no_copies: bool,
+    /// Leave out device syncs after GPU launches and copies to the device.
+    #[arg(long)]
+    no_device_sync: bool,
+}
+
+fn parse_features(s: &str) -> Result<ProfileOptions, String> {
+    s.parse::<ProfileOptions>().map_err(|e| e.to_string())
+}
+
+impl ProfileOptionArgs {
+    /// The options these flags select.
+    pub fn options(&self) -> ProfileOptions {
+        let base = match (self.only, self.level) {
+            (Some(only), _) => only,
+            // The parser admits levels 0 to 3 only.
+            (None, Some(level)) => ProfileOptions::level(level).unwrap_or_default(),
+            (None, None) => ProfileOptions::default(),
+        };
+        [
+            (self.no_timing, Feature::Timing),
+            (self.no_heap, Feature::HeapMemory),
+            (self.no_stack, Feature::StackPeaks),
+            (self.no_threads, Feature::ThreadActivity),
+            (self.no_tokens, Feature::SamplingTokens),
+            (self.no_copies, Feature::CopySites),
+            (self.no_device_sync, Feature::DeviceSync),
+        ]
+        .into_iter()
+        .filter(|(off, _)| *off)
+        .fold(base, |o, (_, f)| o.without(f))
+    }
 }

@@ -4,6 +4,10 @@
 //! `halide_profiler_func_stats` array is indexed by them. A row is identified by its
 //! IR name *and* its parent row, so one Func realized under two producers gets two rows;
 //! rows that share an IR name share a canonical id (the first row made for that name).
+//!
+//! Ids change whenever anything earlier in the walk changes. Each row therefore also has a
+//! stable [`EntryKey`]: a 64-bit hash of its IR name, its kind and its parent's key, so
+//! that profiles of two compilations can be joined row by row.
 
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -43,11 +47,86 @@ impl EntryKind {
     }
 }
 
+/// A row's stable identity: a 64-bit FNV-1a hash of its IR name, its kind and its
+/// parent's key (so the whole parent chain), independent of row ids.
+///
+/// A key survives any change that leaves the row's own IR name, kind and chain of
+/// ancestors alone — adding, removing or reordering other Funcs, renumbering, a different
+/// pipeline name, display-name overrides, other profiling levels — and changes when the
+/// row moves under a different parent (a Func computed at another level), is renamed, or
+/// changes kind (storage hoisted out of its producer).
+///
+/// The hash input is, in order: the parent's key as 8 little-endian bytes (or the single
+/// byte `0xff` for a root row), the kind's runtime code as one byte, then the IR name's
+/// UTF-8 bytes. Rows of one table have distinct (parent, IR name) pairs, so two rows get
+/// the same hash only by a genuine 64-bit collision; then the later row (in id order) is
+/// re-keyed by hashing its key with a counter (1, 2, …) until the key is unused. Keys are
+/// therefore unique within a table; in the (≈ n²/2⁶⁵) collision case the later row's key
+/// depends on which row came first.
+///
+/// Keys print and serialise as 16 lower-case hex digits (as a JSON string, so that tools
+/// reading numbers as doubles do not round them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct EntryKey(pub u64);
+
+impl std::fmt::Display for EntryKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl std::str::FromStr for EntryKey {
+    type Err = std::num::ParseIntError;
+    /// Reads the 16-hex-digit form that [`EntryKey`]'s `Display` writes.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        u64::from_str_radix(s, 16).map(EntryKey)
+    }
+}
+
+impl Serialize for EntryKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+fn fnv1a(mut h: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(FNV_PRIME);
+    }
+    h
+}
+
+impl EntryKey {
+    /// The key of a row named `ir_name` of kind `kind` under the row keyed `parent`
+    /// (`None` for a root row), before collision handling.
+    pub fn derive(parent: Option<EntryKey>, kind: EntryKind, ir_name: &str) -> EntryKey {
+        let mut h = FNV_OFFSET;
+        h = match parent {
+            Some(p) => fnv1a(h, &p.0.to_le_bytes()),
+            None => fnv1a(h, &[0xff]),
+        };
+        h = fnv1a(h, &[kind.code() as u8]);
+        EntryKey(fnv1a(h, ir_name.as_bytes()))
+    }
+
+    /// The `n`-th re-key of a colliding key.
+    fn salted(self, n: u64) -> EntryKey {
+        let h = fnv1a(FNV_OFFSET, &self.0.to_le_bytes());
+        EntryKey(fnv1a(h, &n.to_le_bytes()))
+    }
+}
+
 /// One row of the table.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Entry {
     /// The row id (its index in the table).
     pub id: usize,
+    /// The row's stable key (see [`EntryKey`]).
+    pub key: EntryKey,
     /// The name the report shows.
     pub display_name: String,
     /// The IR name the row was made for (half of its identity, with `parent`).
@@ -136,8 +215,42 @@ impl EntryTable {
             kind,
             buffer_func_id,
             stack_peak_bytes: 0,
+            key: EntryKey::default(),
         });
         id
+    }
+
+    /// Computes every row's [`EntryKey`]; called once the table is final (kinds can still
+    /// change until the end of enumeration).
+    pub(crate) fn assign_keys(&mut self) {
+        self.assign_keys_with(EntryKey::derive);
+    }
+
+    /// [`EntryTable::assign_keys`] with another hash (tests force collisions with it).
+    pub(crate) fn assign_keys_with(
+        &mut self,
+        derive: impl Fn(Option<EntryKey>, EntryKind, &str) -> EntryKey,
+    ) {
+        let mut used: rustc_hash::FxHashSet<EntryKey> = Default::default();
+        for i in 0..self.entries.len() {
+            // A parent always has a smaller id than its children (it existed when they
+            // were made), so its key is already final.
+            let parent = self.entries[i].parent.filter(|&p| p < i).map(|p| self.entries[p].key);
+            let e = &self.entries[i];
+            let base = derive(parent, e.kind, &e.ir_name);
+            let mut key = base;
+            let mut n = 0;
+            while !used.insert(key) {
+                n += 1;
+                key = base.salted(n);
+            }
+            self.entries[i].key = key;
+        }
+    }
+
+    /// The row keyed `key`.
+    pub fn by_key(&self, key: EntryKey) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.key == key)
     }
 
     /// The canonical id of `ir_name`, if a row was ever made for it.
@@ -158,8 +271,8 @@ impl EntryTable {
         self.entries.len()
     }
 
-    /// Whether the table has no rows (never true for a table the pass returns: it always
-    /// holds the bookkeeping rows).
+    /// Whether the table has no rows (true only for the table of a pass run with every
+    /// feature off; otherwise it holds at least the bookkeeping rows).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -215,6 +328,15 @@ impl EntryTable {
     /// order, nested with `├`, `└` and `│`. Allocation rows are marked `(allocation)`;
     /// copy rows carry `(copy to host)` / `(copy to device)` in their names.
     pub fn render_tree(&self) -> String {
+        self.render_tree_impl(false)
+    }
+
+    /// [`EntryTable::render_tree`] with each row's [`EntryKey`] in a first column.
+    pub fn render_tree_with_keys(&self) -> String {
+        self.render_tree_impl(true)
+    }
+
+    fn render_tree_impl(&self, keys: bool) -> String {
         let order = self.tree_order();
         // A row is the last of its siblings if no later row in report order shares its
         // parent before the parent's subtree ends; compute it from the child lists.
@@ -230,6 +352,10 @@ impl EntryTable {
         };
         let mut out = String::new();
         for &(e, depth) in &order {
+            if keys {
+                out.push_str(&e.key.to_string());
+                out.push_str("  ");
+            }
             if depth > 0 {
                 // Ancestors at depths 1 ..= depth-1 draw a continuation bar unless they
                 // were the last of their siblings; the row itself draws its connector.
@@ -257,8 +383,8 @@ impl EntryTable {
         out
     }
 
-    /// The rows as a JSON array of objects (`id`, `display_name`, `ir_name`, `parent`,
-    /// `canonical_id`, `kind`, `buffer_func_id`, `stack_peak_bytes`).
+    /// The rows as a JSON array of objects (`id`, `key` as 16 hex digits, `display_name`,
+    /// `ir_name`, `parent`, `canonical_id`, `kind`, `buffer_func_id`, `stack_peak_bytes`).
     pub fn to_json(&self) -> String {
         // Serialising strings and integers into a String cannot fail.
         serde_json::to_string_pretty(&self.entries).unwrap_or_default()
@@ -323,5 +449,58 @@ impl std::fmt::Display for EntryTable {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> EntryTable {
+        let env = FuncEnv::new();
+        let mut t = EntryTable::with_bookkeeping(&env);
+        let g = t.mint_or_get("g", None, EntryKind::Func, None, &env);
+        t.mint_or_get("f", Some(g), EntryKind::Func, None, &env);
+        t.mint_or_get("f", None, EntryKind::Func, None, &env);
+        t
+    }
+
+    #[test]
+    fn keys_are_fnv1a_of_parent_kind_and_name() {
+        // Pinned values (checked against an independent FNV-1a implementation): keys are
+        // a contract between compilations, so the algorithm must not drift.
+        let mut t = table();
+        t.assign_keys();
+        let keys: Vec<String> = t.iter().map(|e| e.key.to_string()).collect();
+        assert_eq!(keys[0], "95c10e84b096a60d");
+        assert_eq!(keys[4], "f920ac1be415a097");
+        assert_eq!(keys[5], "26e7e3daf0eeecf9");
+        // `f` under `g` and `f` at the root are different rows with different keys.
+        assert_ne!(keys[5], keys[6]);
+        assert_eq!(t.by_key(t.entries()[5].key).map(|e| e.id), Some(5));
+        assert_eq!("26e7e3daf0eeecf9".parse::<EntryKey>(), Ok(EntryKey(0x26e7_e3da_f0ee_ecf9)));
+        assert_eq!(serde_json::to_string(&t.entries()[5].key).ok().as_deref(), Some("\"26e7e3daf0eeecf9\""));
+    }
+
+    #[test]
+    fn colliding_keys_are_salted_in_id_order() {
+        // A degenerate hash makes every row collide; keys stay unique and deterministic,
+        // and the first row keeps the unsalted key.
+        let mut a = table();
+        a.assign_keys_with(|_, _, _| EntryKey(42));
+        let keys: Vec<EntryKey> = a.iter().map(|e| e.key).collect();
+        assert_eq!(keys[0], EntryKey(42));
+        let unique: rustc_hash::FxHashSet<EntryKey> = keys.iter().copied().collect();
+        assert_eq!(unique.len(), keys.len());
+        let mut b = table();
+        b.assign_keys_with(|_, _, _| EntryKey(42));
+        assert_eq!(keys, b.iter().map(|e| e.key).collect::<Vec<_>>());
+        // Only the colliding pair is affected: with a hash that collides on `f` alone, the
+        // other rows keep their ordinary keys.
+        let mut c = table();
+        c.assign_keys_with(|p, k, n| if n == "f" { EntryKey(7) } else { EntryKey::derive(p, k, n) });
+        assert_eq!(c.entries()[5].key, EntryKey(7));
+        assert_ne!(c.entries()[6].key, EntryKey(7));
+        assert_eq!(c.entries()[4].key.to_string(), "f920ac1be415a097");
     }
 }

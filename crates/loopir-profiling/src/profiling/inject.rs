@@ -17,7 +17,7 @@ use super::entry_table::{EntryKind, EntryTable, FREE_ID, MALLOC_ID, OVERHEAD_ID,
 use super::env::FuncEnv;
 use super::error::ProfilingError;
 use super::names::{DEVICE_SYNC_RESULT, ENABLE_MARKER, FreshNames, ProfilerNames};
-use super::options::ProfileOptions;
+use super::options::{Feature, ProfileOptions};
 use super::scan::copy_row_name;
 
 /// How the environment sees a produce/consume or allocation name.
@@ -205,9 +205,14 @@ fn contains_parallel_or_blocking(s: &Stmt) -> bool {
     false
 }
 
-fn is_copy_call(e: &Expr) -> bool {
-    matches!(e.kind(), ExprKind::Call { name, .. }
-        if name.as_ref() == "halide_copy_to_host" || name.as_ref() == "halide_copy_to_device")
+/// Whether `e` is a call to `halide_copy_to_host` (false) or `halide_copy_to_device`
+/// (true); `None` for anything else.
+fn copy_call_to_device(e: &Expr) -> Option<bool> {
+    match e.kind() {
+        ExprKind::Call { name, .. } if name.as_ref() == "halide_copy_to_host" => Some(false),
+        ExprKind::Call { name, .. } if name.as_ref() == "halide_copy_to_device" => Some(true),
+        _ => None,
+    }
 }
 
 impl<'e> Injector<'e> {
@@ -262,19 +267,27 @@ impl<'e> Injector<'e> {
         eval_call("halide_profiler_set_current_func", vec![self.instance.clone(), id_imm(id), token])
     }
 
-    /// An elidable update of the current row.
-    fn set(&mut self, id: usize) -> Stmt {
+    fn has(&self, feature: Feature) -> bool {
+        self.options.contains(feature)
+    }
+
+    /// An elidable update of the current row (nothing without [`Feature::Timing`]).
+    fn set(&mut self, id: usize) -> Option<Stmt> {
+        if !self.has(Feature::Timing) {
+            return None;
+        }
         if self.mrsf == Some(id) {
-            return no_op();
+            return Some(no_op());
         }
         self.mrsf = Some(id);
         let token = if self.in_leaf_task { self.local_token.clone() } else { null_token() };
-        self.set_call(id, token)
+        Some(self.set_call(id, token))
     }
 
-    /// An unconditional update that does not count for elision.
-    fn force_set(&self, id: usize) -> Stmt {
-        self.set_call(id, null_token())
+    /// An unconditional update that does not count for elision (nothing without
+    /// [`Feature::Timing`]).
+    fn force_set(&self, id: usize) -> Option<Stmt> {
+        self.has(Feature::Timing).then(|| self.set_call(id, null_token()))
     }
 
     fn incr(&self) -> Stmt {
@@ -285,31 +298,57 @@ impl<'e> Injector<'e> {
         eval_call("halide_profiler_decr_active_threads", vec![self.instance.clone()])
     }
 
-    /// A thread starts running `s` (billed to the current producer) and ends on `final_id`.
-    pub fn activate(&self, s: Stmt, final_id: usize) -> Stmt {
-        if !self.options.thread_activity {
+    /// A task starts running `s` (billed to the current producer) and ends on `final_id`
+    /// (nothing without [`Feature::ThreadActivity`]).
+    fn activate(&self, s: Stmt, final_id: usize) -> Stmt {
+        if !self.has(Feature::ThreadActivity) {
             return s;
         }
-        Stmt::block(vec![self.incr(), self.force_set(self.top()), s, self.decr(), self.force_set(final_id)])
+        let mut v = vec![self.incr()];
+        v.extend(self.force_set(self.top()));
+        v.push(s);
+        v.push(self.decr());
+        v.extend(self.force_set(final_id));
+        Stmt::block(v)
+    }
+
+    /// The whole pipeline body: the active-thread count ([`Feature::ThreadActivity`]) and
+    /// the start and end marks on the overhead row ([`Feature::Timing`]).
+    pub fn activate_pipeline(&self, s: Stmt) -> Stmt {
+        let threads = self.has(Feature::ThreadActivity);
+        let mut v = Vec::with_capacity(5);
+        if threads {
+            v.push(self.incr());
+        }
+        v.extend(self.force_set(OVERHEAD_ID));
+        v.push(s);
+        if threads {
+            v.push(self.decr());
+            v.extend(self.force_set(OVERHEAD_ID));
+        } else if self.mrsf != Some(OVERHEAD_ID) {
+            // Without the thread bracket nothing runs between the body's last mark and
+            // this one, so a repeat of the overhead row is left out.
+            v.extend(self.force_set(OVERHEAD_ID));
+        }
+        Stmt::block(v)
     }
 
     /// The current thread waits (idle) while `s` runs elsewhere.
     fn suspend(&self, s: Stmt) -> Stmt {
-        if !self.options.thread_activity {
+        if !self.has(Feature::ThreadActivity) {
             return s;
         }
-        Stmt::block(vec![
-            self.decr(),
-            self.force_set(THREAD_IDLE_ID),
-            s,
-            self.incr(),
-            self.force_set(self.top()),
-        ])
+        let mut v = vec![self.decr()];
+        v.extend(self.force_set(THREAD_IDLE_ID));
+        v.push(s);
+        v.push(self.incr());
+        v.extend(self.force_set(self.top()));
+        Stmt::block(v)
     }
 
     /// The current thread waits for a GPU launch, which keeps billing the current row.
     fn suspend_keep_row(&self, s: Stmt) -> Stmt {
-        if !self.options.thread_activity {
+        if !self.has(Feature::ThreadActivity) {
             return s;
         }
         Stmt::block(vec![self.decr(), s, self.incr()])
@@ -352,6 +391,15 @@ impl<'e> Injector<'e> {
             rebuild_direct_exprs(&mut MarkerReplacer { instance: self.instance.clone() }, &s)
         } else {
             s
+        }
+    }
+
+    /// Whether a let bound to `value` is a copy site this run rewrites: every copy with
+    /// [`Feature::CopySites`], copies to the device with [`Feature::DeviceSync`].
+    fn rewrites_copy(&self, value: &Expr) -> bool {
+        match copy_call_to_device(value) {
+            Some(to_device) => self.has(Feature::CopySites) || (to_device && self.has(Feature::DeviceSync)),
+            None => false,
         }
     }
 
@@ -447,7 +495,7 @@ impl<'e> Injector<'e> {
         let mut frames: Vec<&Stmt> = Vec::new();
         let mut cur = s;
         while let StmtKind::LetStmt { value, body, .. } = cur.kind() {
-            if self.options.copy_timing && is_copy_call(value) {
+            if self.rewrites_copy(value) {
                 break;
             }
             frames.push(cur);
@@ -493,11 +541,16 @@ impl<'e> Injector<'e> {
         };
         let to_device = callee.as_ref() == "halide_copy_to_device";
         let kind = if to_device { EntryKind::CopyToDevice } else { EntryKind::CopyToHost };
-        let row = copy_row_name(buffer, kind);
-        let parent = self.top_parent();
-        // Normally found from enumeration; a row made here (under a producer enumeration
-        // did not see as the parent) gets the default kind, as in the reference.
-        let cid = self.table.mint_or_get(&row, parent, EntryKind::Func, None, self.env);
+        let cid = if self.has(Feature::CopySites) {
+            let row = copy_row_name(buffer, kind);
+            let parent = self.top_parent();
+            // Normally found from enumeration; a row made here (under a producer
+            // enumeration did not see as the parent) gets the default kind, as in the
+            // reference.
+            Some(self.table.mint_or_get(&row, parent, EntryKind::Func, None, self.env))
+        } else {
+            None
+        };
 
         let (check, rest) = match body.kind() {
             StmtKind::AssertStmt { .. } => (body.clone(), None),
@@ -516,7 +569,7 @@ impl<'e> Injector<'e> {
                 });
             }
         };
-        let interface = if to_device && self.options.device_sync {
+        let interface = if to_device && self.has(Feature::DeviceSync) {
             if args.len() < 2 {
                 return Err(ProfilingError::CopyToDeviceWithoutInterface { node: header() });
             }
@@ -525,18 +578,24 @@ impl<'e> Injector<'e> {
             None
         };
 
-        let start = self.set(cid);
+        let start = cid.and_then(|cid| self.set(cid));
         let mut steps = vec![check];
         if let Some(iface) = interface {
             steps.push(self.call_and_assert("halide_device_sync_global", vec![iface]));
         }
-        let top = self.top();
-        steps.push(self.set(top));
+        if cid.is_some() {
+            let top = self.top();
+            steps.extend(self.set(top));
+        }
         if let Some(rest) = rest {
             steps.push(self.stmt(&rest)?);
         }
         let value_new = if self.is_flagged(s) { self.replace_marker_expr(value) } else { value.clone() };
-        Ok(Stmt::block(vec![start, Stmt::let_stmt(name.clone(), value_new, Stmt::block(steps))]))
+        let site = Stmt::let_stmt(name.clone(), value_new, Stmt::block(steps));
+        Ok(match start {
+            Some(start) => Stmt::block(vec![start, site]),
+            None => site,
+        })
     }
 
     fn producer_consumer(
@@ -557,12 +616,15 @@ impl<'e> Injector<'e> {
             let start = self.set(id);
             let b = self.stmt(body);
             self.stack.pop();
-            Stmt::block(vec![start, b?])
+            prepend(start, b?)
         } else {
             let top = self.top();
             let start = self.set(top);
-            Stmt::block(vec![start, self.stmt(body)?])
+            prepend(start, self.stmt(body)?)
         };
+        if new_body.same_as(body) {
+            return Ok(s.clone());
+        }
         Ok(replace_body(s, new_body))
     }
 
@@ -573,7 +635,7 @@ impl<'e> Injector<'e> {
         let unordered = matches!(for_type, ForType::Parallel | ForType::GpuBlock | ForType::GpuThread);
         let bracket = *device_api == DeviceApi::Hexagon || unordered;
         let leaf = bracket && !contains_parallel_or_blocking(body);
-        let claims_token = leaf && self.options.sampling_tokens;
+        let claims_token = leaf && self.has(Feature::SamplingTokens);
         let on_host = matches!(device_api, DeviceApi::None | DeviceApi::Host);
         let is_hexagon = *device_api == DeviceApi::Hexagon;
 
@@ -637,7 +699,7 @@ impl<'e> Injector<'e> {
                 body: new_body,
             })
         };
-        if !on_host && !is_hexagon && self.options.device_sync {
+        if !on_host && !is_hexagon && self.has(Feature::DeviceSync) {
             let sync = self.call_and_assert("halide_device_sync_global", vec![device_interface(*device_api)]);
             result = Stmt::block(vec![result, sync]);
         }
@@ -708,7 +770,7 @@ impl<'e> Injector<'e> {
             }
         };
         let zero = size.is_zero();
-        if !zero && on_stack && self.options.stack_peaks {
+        if !zero && on_stack && self.has(Feature::StackPeaks) {
             let bytes = size.constant.unwrap_or(0);
             if self.stack_current.len() <= id {
                 self.stack_current.resize(id + 1, 0);
@@ -719,8 +781,8 @@ impl<'e> Injector<'e> {
             self.has_stack = true;
         }
         let mut out = Vec::new();
-        if !zero && !on_stack && self.profiling_memory && self.options.heap_memory {
-            out.push(self.set(MALLOC_ID));
+        if !zero && !on_stack && self.profiling_memory && self.has(Feature::HeapMemory) {
+            out.extend(self.set(MALLOC_ID));
             out.push(eval_call(
                 "halide_profiler_memory_allocate",
                 vec![self.instance.clone(), id_imm(id), size.size.clone()],
@@ -768,22 +830,34 @@ impl<'e> Injector<'e> {
             return Ok(s.clone());
         }
         if rec.on_stack {
-            if self.options.stack_peaks
+            if self.has(Feature::StackPeaks)
                 && let Some(cur) = self.stack_current.get_mut(rec.id)
             {
                 *cur = cur.wrapping_sub(rec.constant.unwrap_or(0));
             }
             return Ok(s.clone());
         }
-        if !(self.profiling_memory && self.options.heap_memory) {
+        if !(self.profiling_memory && self.has(Feature::HeapMemory)) {
             return Ok(s.clone());
         }
-        let start = self.set(FREE_ID);
-        let release =
-            eval_call("halide_profiler_memory_free", vec![self.instance.clone(), id_imm(rec.id), rec.size]);
+        let mut out = Vec::with_capacity(4);
+        out.extend(self.set(FREE_ID));
+        out.push(eval_call(
+            "halide_profiler_memory_free",
+            vec![self.instance.clone(), id_imm(rec.id), rec.size],
+        ));
+        out.push(s.clone());
         let top = self.top();
-        let end = self.set(top);
-        Ok(Stmt::block(vec![start, release, s.clone(), end]))
+        out.extend(self.set(top));
+        Ok(Stmt::block(out))
+    }
+}
+
+/// `body` preceded by `first`, if there is one.
+fn prepend(first: Option<Stmt>, body: Stmt) -> Stmt {
+    match first {
+        Some(first) => Stmt::block(vec![first, body]),
+        None => body,
     }
 }
 

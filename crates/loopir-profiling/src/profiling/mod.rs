@@ -20,6 +20,14 @@
 //! loop-carried sound). The returned [`EntryTable`] holds exactly the rows the emitted
 //! tables describe, in id order. The pass is pure: no global state, and every name it
 //! introduces is fresh with respect to the input.
+//!
+//! # Levels and feature bits
+//!
+//! [`ProfileOptions`] selects the parts of the instrumentation as seven independent
+//! [`Feature`] bits; levels 0 (off) to 3 (everything, the default) are presets. Lower
+//! settings emit a subset of the runtime calls and stay well-formed (allocations freed,
+//! sampling tokens and thread counts balanced). Each row carries a stable [`EntryKey`].
+//! `docs/profiling.md` describes both.
 
 mod alloc_size;
 mod entry_table;
@@ -33,12 +41,11 @@ mod uniquify;
 
 use loopir::{CallType, Expr, ExprKind, MemoryType, ModulusRemainder, Stmt, StmtKind, Type};
 
-pub use entry_table::{Entry, EntryKind, EntryTable};
+pub use entry_table::{Entry, EntryKey, EntryKind, EntryTable};
 pub use env::{FuncEnv, FuncInfo};
 pub use error::{EnvError, ProfilingError};
-pub use options::ProfileOptions;
+pub use options::{Feature, ProfileOptions, UnknownFeature};
 
-use entry_table::OVERHEAD_ID;
 use inject::Injector;
 use names::{FreshNames, ProfilerNames};
 
@@ -60,14 +67,20 @@ pub struct Profiled {
 ///
 /// `env` says which names are Funcs, which opted out of profiling and which have report
 /// display names (see [`FuncEnv::infer_from_stmt`] when nothing is known). `options`
-/// selects the parts of the instrumentation; [`ProfileOptions::default`] reproduces the
-/// reference exactly.
+/// selects the parts of the instrumentation; [`ProfileOptions::default`] (level 3)
+/// reproduces the reference exactly, and the empty set (level 0) returns `stmt` itself
+/// (the same node) with an empty entry table, without looking at it.
+///
+/// Every row of the returned table carries a stable [`EntryKey`].
 pub fn inject_profiling(
     stmt: &Stmt,
     pipeline_name: &str,
     env: &FuncEnv,
     options: &ProfileOptions,
 ) -> Result<Profiled, ProfilingError> {
+    if options.is_empty() {
+        return Ok(Profiled { stmt: stmt.clone(), entries: EntryTable::default() });
+    }
     let mut table = EntryTable::with_bookkeeping(env);
     let facts = scan::scan(stmt, &mut table, env, options)?;
     let mut fresh = FreshNames::new(facts.reserved_in_use);
@@ -88,13 +101,14 @@ pub fn inject_profiling(
         ));
         body = Stmt::block(vec![update, body]);
     }
-    body = injector.activate(body, OVERHEAD_ID);
+    body = injector.activate_pipeline(body);
 
     for (id, &peak) in peaks.iter().enumerate() {
         if peak != 0 {
             table.set_stack_peak(id, peak);
         }
     }
+    table.assign_keys();
     let wrapped = wrap(body, pipeline_name, &table, &names, has_stack, options);
     let stmt = if facts.input_needs_uniquify || introduced_shadowing {
         uniquify::uniquify_variable_names(&wrapped)
@@ -137,7 +151,7 @@ fn wrap(
     let instance = handle_var(&names.instance);
 
     let mut s = body;
-    if options.sampling_tokens {
+    if options.contains(Feature::SamplingTokens) {
         let token = handle_var(&names.shared_token);
         let init = Stmt::evaluate(Expr::call(
             Type::INT32,

@@ -18,7 +18,7 @@ use super::entry_table::{EntryKind, EntryTable};
 use super::env::FuncEnv;
 use super::error::ProfilingError;
 use super::names::{ENABLE_MARKER, is_reserved_candidate};
-use super::options::ProfileOptions;
+use super::options::{Feature, ProfileOptions};
 
 /// What the walk learned besides the entry table.
 #[derive(Default)]
@@ -382,7 +382,7 @@ impl<'a> Scanner<'a, '_> {
             "halide_copy_to_device" => EntryKind::CopyToDevice,
             _ => return,
         };
-        if !self.options.copy_timing {
+        if !self.options.contains(Feature::CopySites) {
             return;
         }
         // Calls of another shape are left for injection to report (if they are bound by a

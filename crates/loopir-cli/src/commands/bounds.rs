@@ -1,0 +1,122 @@
+//! `loopir bounds`: the region each Func and buffer is touched over, or (with
+//! `--infer-allocations`) allocation bounds inference.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use loopir::{ParseEnv, parse_stmt_bytes, stmt_to_string};
+use loopir_bounds::allocation_bounds::allocation_bounds_inference;
+use loopir_bounds::cse::print_cse;
+use loopir_bounds::env::BoundsEnv;
+use loopir_bounds::{Bound, Ctx, FuncValueBounds, Scope, boxes_touched};
+
+use super::read_input;
+use crate::diagnostics::report_parse_error;
+
+/// Arguments of `loopir bounds`.
+#[derive(Args)]
+pub struct BoundsArgs {
+    /// The `.stmt` file (`-` or nothing for standard input).
+    file: Option<PathBuf>,
+    /// The bounds env (`bounds.env.json`): realization order, outputs, Funcs' types and
+    /// explicit bounds. Needed by `--infer-allocations`; it also types Func calls.
+    #[arg(long)]
+    env: Option<PathBuf>,
+    /// Run allocation bounds inference and print the statement.
+    #[arg(long, requires = "env")]
+    infer_allocations: bool,
+    /// Print one JSON object with parse, pass and print times in nanoseconds on standard
+    /// error.
+    #[arg(long)]
+    timings: bool,
+}
+
+/// Runs `loopir bounds`.
+pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
+    let input = read_input(args.file.as_ref())?;
+    let env = match &args.env {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            Some(BoundsEnv::from_json(&text).map_err(|e| format!("{}: {e}", path.display()))?)
+        }
+        None => None,
+    };
+    let mut parse_env = ParseEnv::new();
+    if let Some(env) = &env {
+        for name in env.funcs.keys() {
+            parse_env = parse_env.with_func(name, env.func_types(name));
+        }
+    }
+    let t0 = Instant::now();
+    let stmt = match parse_stmt_bytes(&input.bytes, &parse_env) {
+        Ok(s) => s,
+        Err(e) => {
+            report_parse_error(&input, &e);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let parse_ns = t0.elapsed().as_nanos();
+
+    let t1 = Instant::now();
+    let func_bounds = FuncValueBounds::default();
+    let output = match (&env, args.infer_allocations) {
+        (Some(env), true) => {
+            let fresh_t = env.fresh_names.t.unwrap_or(0);
+            let out = allocation_bounds_inference(&stmt, env, &func_bounds, fresh_t)
+                .map_err(|e| format!("{}: {e}", input.name));
+            (out.map(Output::Stmt), t1.elapsed().as_nanos())
+        }
+        _ => {
+            let ctx = Ctx::new();
+            let scope = Scope::new();
+            let boxes =
+                boxes_touched(&ctx, &stmt, &scope, &func_bounds).map_err(|e| format!("{}: {e}", input.name));
+            (boxes.map(|b| Output::Boxes(ctx, b)), t1.elapsed().as_nanos())
+        }
+    };
+    let (output, pass_ns) = output;
+    let output = match output {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
+
+    let t2 = Instant::now();
+    let text = match output {
+        Output::Stmt(s) => stmt_to_string(&s),
+        Output::Boxes(ctx, boxes) => {
+            let mut text = String::new();
+            for (name, region) in &boxes {
+                let _ = write!(text, "{name}:");
+                for (i, interval) in region.bounds.iter().enumerate() {
+                    let end = |b: &Bound| match b {
+                        Bound::Finite(e) => print_cse(&ctx, e),
+                        other => other.to_string(),
+                    };
+                    let sep = if i == 0 { " " } else { ", " };
+                    let _ = write!(text, "{sep}[{}, {}]", end(&interval.min), end(&interval.max));
+                }
+                text.push('\n');
+            }
+            text
+        }
+    };
+    let print_ns = t2.elapsed().as_nanos();
+    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))?;
+    if args.timings {
+        eprintln!("{{\"parse_ns\": {parse_ns}, \"pass_ns\": {pass_ns}, \"print_ns\": {print_ns}}}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+enum Output {
+    Stmt(loopir::Stmt),
+    Boxes(Ctx, loopir_bounds::BoxMap),
+}

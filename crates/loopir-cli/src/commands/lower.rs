@@ -1,0 +1,305 @@
+//! `loopir lower`: run several passes in order on a `.stmt` file, optionally saving the IR
+//! after each one (`--save-temps DIR`) and timing them (`--timings`).
+//!
+//! The passes come from [`PASSES`], a registry with one entry per pass: adding a pass to
+//! the command is adding one entry there.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Args;
+use loopir::{ParseEnv, Stmt, parse_stmt_bytes, stmt_to_string};
+use loopir_profiling::{FuncEnv, ProfileOptions, TraceEnv, inject_profiling, inject_tracing};
+
+use super::profile::ProfileOptionArgs;
+use super::read_input;
+use crate::diagnostics::report_parse_error;
+
+/// Arguments of `loopir lower`.
+#[derive(Args)]
+pub struct LowerArgs {
+    /// The `.stmt` file to lower (`-` or nothing for standard input).
+    file: Option<PathBuf>,
+    /// The passes to run, in order, comma-separated (e.g. `trace,profile`);
+    /// `--list-passes` shows the available ones.
+    #[arg(long, value_name = "PASSES", value_delimiter = ',', required_unless_present = "list_passes")]
+    passes: Vec<String>,
+    /// The environment file of one pass, as PASS=FILE (e.g. `profile=profile.env.json`);
+    /// repeat for several passes.
+    #[arg(long = "env", value_name = "PASS=FILE")]
+    envs: Vec<String>,
+    /// The pipeline name for passes that need one (default: the pass's environment file).
+    #[arg(long)]
+    pipeline: Option<String>,
+    /// Write the IR as parsed to DIR/00.input.stmt and the IR after the k-th pass to
+    /// DIR/<k>.<pass>.stmt (two digits, more if there are 100 passes or more). DIR is
+    /// created if needed; files of the same names are replaced.
+    #[arg(long, value_name = "DIR")]
+    save_temps: Option<PathBuf>,
+    /// Print one JSON object on standard error: parse time, each pass's time and the time
+    /// to print the result, in nanoseconds.
+    #[arg(long)]
+    timings: bool,
+    /// List the available passes and exit.
+    #[arg(long)]
+    list_passes: bool,
+    /// Options of the `profile` pass.
+    #[command(flatten)]
+    profile: ProfileOptionArgs,
+}
+
+/// What every pass may use besides the statement and its own environment file.
+pub struct PassContext<'a> {
+    /// `--pipeline`, if given.
+    pub pipeline: Option<&'a str>,
+    /// The options of the `profile` pass.
+    pub profile_options: ProfileOptions,
+}
+
+/// An environment file given with `--env PASS=FILE`, read before the input is parsed.
+pub struct EnvFile {
+    /// The path, for messages.
+    pub path: PathBuf,
+    /// The contents.
+    pub text: String,
+}
+
+/// One pass of the registry.
+pub struct Pass {
+    /// The name used in `--passes`, `--env` and the saved file names.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// What `--env NAME=FILE` holds for it.
+    pub env: &'static str,
+    /// Runs the pass; `Err` is a message for the user.
+    pub run: fn(&Stmt, Option<&EnvFile>, &PassContext<'_>) -> Result<Stmt, String>,
+}
+
+/// The passes `loopir lower` can run.
+pub const PASSES: &[Pass] = &[
+    Pass {
+        name: "profile",
+        summary: "inject Halide's sampling-profiler instrumentation (options: --level, --only, --no-*)",
+        env: "profile.env.json (Funcs, no-profiling flags, display names, pipeline name); \
+              default: every produce/consume name is a profiled Func",
+        run: run_profile,
+    },
+    Pass {
+        name: "trace",
+        summary: "inject Halide's tracing calls (loads, stores, realizations, pipeline events)",
+        env: "trace.env.json (required: which Funcs, outputs and images are traced)",
+        run: run_trace,
+    },
+    Pass {
+        name: "allocation_bounds",
+        summary: "allocation bounds inference: define each realization's min/extent_realized symbols",
+        env: "bounds.env.json (required: realization order, outputs, Funcs' types and explicit bounds)",
+        run: run_allocation_bounds,
+    },
+];
+
+fn run_profile(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'_>) -> Result<Stmt, String> {
+    let env = match env {
+        Some(f) => FuncEnv::from_json(&f.text).map_err(|e| format!("{}: {e}", f.path.display()))?,
+        None => FuncEnv::infer_from_stmt(stmt),
+    };
+    if ctx.profile_options.is_empty() {
+        // Level 0: the pass is off and needs nothing.
+        return Ok(stmt.clone());
+    }
+    let pipeline = ctx
+        .pipeline
+        .or(env.pipeline_name())
+        .ok_or("no pipeline name: pass --pipeline NAME or an --env profile=FILE that names the pipeline")?;
+    inject_profiling(stmt, pipeline, &env, &ctx.profile_options).map(|p| p.stmt).map_err(|e| e.to_string())
+}
+
+fn run_trace(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, String> {
+    let Some(f) = env else {
+        return Err("the trace pass needs its environment: --env trace=TRACE_ENV.json".into());
+    };
+    let env = TraceEnv::from_json(&f.text).map_err(|e| format!("{}: {e}", f.path.display()))?;
+    inject_tracing(stmt, &env).map_err(|e| e.to_string())
+}
+
+fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, String> {
+    let Some(f) = env else {
+        return Err(
+            "the allocation_bounds pass needs its environment: --env allocation_bounds=BOUNDS_ENV.json"
+                .into(),
+        );
+    };
+    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text)
+        .map_err(|e| format!("{}: {e}", f.path.display()))?;
+    let fresh_t = env.fresh_names.t.unwrap_or(0);
+    loopir_bounds::allocation_bounds::allocation_bounds_inference(
+        stmt,
+        &env,
+        &loopir_bounds::FuncValueBounds::default(),
+        fresh_t,
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// The registry entry named `name`.
+fn find_pass(name: &str) -> Option<&'static Pass> {
+    PASSES.iter().find(|p| p.name == name)
+}
+
+fn available() -> String {
+    PASSES.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+}
+
+/// The registry as `loopir lower --list-passes` prints it.
+fn list_passes() -> String {
+    let mut s = String::new();
+    for p in PASSES {
+        s.push_str(&format!("{:<18} {}\n{:<18} --env {}={}\n", p.name, p.summary, "", p.name, p.env));
+    }
+    s
+}
+
+/// The passes named by `--passes`, or a message naming the unknown one.
+fn resolve_passes(names: &[String]) -> Result<Vec<&'static Pass>, String> {
+    let names: Vec<&str> = names.iter().map(|n| n.trim()).collect();
+    if names.is_empty() || names.iter().all(|n| n.is_empty()) {
+        return Err(format!("--passes names no pass; available passes: {}", available()));
+    }
+    names
+        .iter()
+        .map(|&n| {
+            if n.is_empty() {
+                return Err(format!("--passes has an empty pass name; available passes: {}", available()));
+            }
+            find_pass(n)
+                .ok_or_else(|| format!("unknown pass `{n}` in --passes; available passes: {}", available()))
+        })
+        .collect()
+}
+
+/// Reads the `--env PASS=FILE` arguments; each must name a pass of `--passes`, once.
+fn read_envs(specs: &[String], passes: &[&Pass]) -> Result<Vec<(&'static str, EnvFile)>, String> {
+    let mut out: Vec<(&'static str, EnvFile)> = Vec::new();
+    for spec in specs {
+        let Some((name, path)) = spec.split_once('=') else {
+            return Err(format!("--env {spec}: expected PASS=FILE (e.g. --env profile=profile.env.json)"));
+        };
+        let Some(pass) = find_pass(name.trim()) else {
+            return Err(format!("--env {spec}: unknown pass `{name}`; available passes: {}", available()));
+        };
+        if !passes.iter().any(|p| p.name == pass.name) {
+            return Err(format!("--env {spec}: pass `{}` is not in --passes", pass.name));
+        }
+        if out.iter().any(|(n, _)| *n == pass.name) {
+            return Err(format!("--env {spec}: a second environment for pass `{}`", pass.name));
+        }
+        let path = PathBuf::from(path);
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        out.push((pass.name, EnvFile { path, text }));
+    }
+    Ok(out)
+}
+
+/// The name under which the IR after step `step` (0 = the input) is saved.
+fn temp_name(step: usize, pass: &str, total_passes: usize) -> String {
+    let width = total_passes.to_string().len().max(2);
+    format!("{step:0width$}.{pass}.stmt")
+}
+
+fn save(dir: &Path, name: &str, text: &str) -> Result<(), String> {
+    let path = dir.join(name);
+    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Runs `loopir lower`.
+pub fn run(args: &LowerArgs) -> Result<ExitCode, String> {
+    if args.list_passes {
+        print!("{}", list_passes());
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Everything that can be checked before reading the input is checked first.
+    let passes = resolve_passes(&args.passes)?;
+    let envs = read_envs(&args.envs, &passes)?;
+    if let Some(dir) = &args.save_temps {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let input = read_input(args.file.as_ref())?;
+
+    let t0 = Instant::now();
+    let mut stmt = match parse_stmt_bytes(&input.bytes, &ParseEnv::default()) {
+        Ok(s) => s,
+        Err(e) => {
+            report_parse_error(&input, &e);
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let parse_ns = t0.elapsed().as_nanos();
+    if let Some(dir) = &args.save_temps {
+        save(dir, &temp_name(0, "input", passes.len()), &stmt_to_string(&stmt))?;
+    }
+
+    let ctx = PassContext { pipeline: args.pipeline.as_deref(), profile_options: args.profile.options() };
+    let mut pass_ns = Vec::with_capacity(passes.len());
+    for (i, pass) in passes.iter().enumerate() {
+        let env = envs.iter().find(|(n, _)| *n == pass.name).map(|(_, f)| f);
+        let t = Instant::now();
+        let result = (pass.run)(&stmt, env, &ctx);
+        pass_ns.push((pass.name, t.elapsed().as_nanos()));
+        stmt = match result {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("error: {}: pass {} (`{}`): {e}", input.name, i + 1, pass.name);
+                return Ok(ExitCode::from(1));
+            }
+        };
+        if let Some(dir) = &args.save_temps {
+            save(dir, &temp_name(i + 1, pass.name, passes.len()), &stmt_to_string(&stmt))?;
+        }
+    }
+
+    let t1 = Instant::now();
+    let text = stmt_to_string(&stmt);
+    let print_ns = t1.elapsed().as_nanos();
+    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))?;
+    if args.timings {
+        let passes: Vec<String> =
+            pass_ns.iter().map(|(name, ns)| format!("{{\"pass\": \"{name}\", \"ns\": {ns}}}")).collect();
+        eprintln!(
+            "{{\"parse_ns\": {parse_ns}, \"passes\": [{}], \"print_ns\": {print_ns}}}",
+            passes.join(", ")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_names_are_unique_and_plain() {
+        for (i, p) in PASSES.iter().enumerate() {
+            assert!(p.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'), "{}", p.name);
+            assert!(PASSES[..i].iter().all(|q| q.name != p.name), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn unknown_passes_are_named_with_the_available_ones() {
+        let e = resolve_passes(&["profile".into(), "bounds".into()]).err().unwrap_or_default();
+        assert!(e.contains("unknown pass `bounds`") && e.contains("available passes: profile, trace"), "{e}");
+        assert!(resolve_passes(&[]).is_err());
+        assert!(resolve_passes(&["profile".into(), "".into()]).is_err());
+    }
+
+    #[test]
+    fn temp_names_sort_in_pass_order() {
+        assert_eq!(temp_name(0, "input", 2), "00.input.stmt");
+        assert_eq!(temp_name(2, "profile", 2), "02.profile.stmt");
+        assert_eq!(temp_name(7, "trace", 120), "007.trace.stmt");
+    }
+}

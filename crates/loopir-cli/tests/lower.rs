@@ -1,0 +1,248 @@
+//! `loopir lower` (passes in order, `--save-temps`, `--timings`) and the profiling level
+//! flags of `loopir profile` end to end.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn loopir(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loopir"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the loopir binary starts");
+    // The command may exit on a usage error before reading its input: a broken pipe
+    // here is not a failure.
+    let _ = child.stdin.take().expect("stdin is piped").write_all(stdin);
+    child.wait_with_output().expect("loopir finishes")
+}
+
+/// An oracle case: `$LOOPIR_ORACLE_CASES/<name>`, else the first `shared/oracle/cases`
+/// above this crate (from the main checkout or from a worktree nested below it).
+fn case(name: &str) -> PathBuf {
+    if let Some(dir) = std::env::var_os("LOOPIR_ORACLE_CASES") {
+        return PathBuf::from(dir).join(name);
+    }
+    let start = Path::new(env!("CARGO_MANIFEST_DIR"));
+    start
+        .ancestors()
+        .map(|d| d.join("shared/oracle/cases"))
+        .find(|d| d.is_dir())
+        .unwrap_or_else(|| panic!("no shared/oracle/cases above {}", start.display()))
+        .join(name)
+}
+
+fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+/// A fresh directory for one test's temporary files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("loopir-lower-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn lower_profile_saves_each_step_and_matches_the_oracle() {
+    let c = case("two_stage_root.cpu");
+    let dir = scratch("profile");
+    let env = format!("profile={}", path(&c.join("profile.env.json")));
+    let input = path(&c.join("profile.input.stmt"));
+    let out = loopir(
+        &["lower", "--passes", "profile", "--env", &env, "--save-temps", &path(&dir), "--timings", &input],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let expected = std::fs::read(c.join("profile.expected.stmt")).expect("oracle output");
+    assert_eq!(out.stdout, expected);
+    // 00 is the input as parsed and reprinted, 01 the IR after the first pass.
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("temps written")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["00.input.stmt", "01.profile.stmt"]);
+    assert_eq!(
+        std::fs::read(dir.join("00.input.stmt")).ok(),
+        std::fs::read(c.join("profile.input.stmt")).ok()
+    );
+    assert_eq!(std::fs::read(dir.join("01.profile.stmt")).ok(), Some(expected));
+    let timings = stderr(&out);
+    assert_eq!(timings.lines().count(), 1, "exactly one JSON object: {timings}");
+    let line = timings.trim();
+    assert!(
+        line.starts_with("{\"parse_ns\": ")
+            && line.contains(", \"passes\": [{\"pass\": \"profile\", \"ns\": "),
+        "{line}"
+    );
+    assert!(line.contains("}], \"print_ns\": ") && line.ends_with('}'), "{line}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lower_runs_passes_in_order_with_per_pass_envs() {
+    let c = case("traced_funcs.cpu");
+    let dir = scratch("trace-profile");
+    let trace_env = format!("trace={}", path(&c.join("trace.env.json")));
+    let profile_env = format!("profile={}", path(&c.join("profile.env.json")));
+    let input = path(&c.join("trace.input.stmt"));
+    let args = [
+        "lower",
+        "--passes",
+        "trace,profile",
+        "--env",
+        &trace_env,
+        "--env",
+        &profile_env,
+        "--save-temps",
+        &path(&dir),
+        &input,
+    ];
+    let out = loopir(&args, b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let traced = std::fs::read_to_string(dir.join("01.trace.stmt")).expect("trace step saved");
+    let profiled = std::fs::read_to_string(dir.join("02.profile.stmt")).expect("profile step saved");
+    assert!(traced.contains("halide_trace") && !traced.contains("halide_profiler_"));
+    assert!(profiled.contains("halide_trace") && profiled.contains("halide_profiler_instance_start"));
+    assert_eq!(out.stdout, profiled.as_bytes());
+    // Running the same passes one at a time gives the same result.
+    let trace_only = loopir(&["lower", "--passes", "trace", "--env", &trace_env, &input], b"");
+    assert_eq!(trace_only.stdout, traced.as_bytes());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lower_names_the_available_passes() {
+    let out = loopir(&["lower", "--passes", "profile,bounds", "-"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("unknown pass `bounds`") && err.contains("available passes: profile, trace"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    let list = loopir(&["lower", "--list-passes"], b"");
+    assert_eq!(list.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&list.stdout);
+    assert!(text.starts_with("profile ") && text.contains("\ntrace "), "{text}");
+}
+
+#[test]
+fn lower_checks_env_arguments() {
+    let stmt = b"produce f {\n f[0] = 1\n}\n";
+    for (env, complaint) in [
+        ("profile", "expected PASS=FILE"),
+        ("trace=x.json", "pass `trace` is not in --passes"),
+        ("nosuch=x.json", "unknown pass `nosuch`"),
+        ("profile=/nonexistent/env.json", "cannot read /nonexistent/env.json"),
+    ] {
+        let out = loopir(&["lower", "--passes", "profile", "--env", env, "--pipeline", "p"], stmt);
+        assert_eq!(out.status.code(), Some(2), "{env}");
+        assert!(stderr(&out).contains(complaint), "{env}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn lower_reports_a_failing_pass_and_keeps_the_earlier_steps() {
+    let dir = scratch("failing");
+    let stmt = b"produce f {\n f[0] = 1\n}\n";
+    let out =
+        loopir(&["lower", "--passes", "profile,trace", "--pipeline", "p", "--save-temps", &path(&dir)], stmt);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("<stdin>: pass 2 (`trace`): the trace pass needs its environment"), "{err}");
+    assert!(dir.join("00.input.stmt").exists() && dir.join("01.profile.stmt").exists());
+    assert!(!dir.join("02.trace.stmt").exists());
+    assert!(out.stdout.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lower_reports_parse_errors() {
+    let out = loopir(
+        &["lower", "--passes", "profile", "--pipeline", "p"],
+        b"for (x, 0, 9) {\n f[x] = g(x; y)\n}\n",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("<stdin>:2:12"), "{}", stderr(&out));
+}
+
+const PIPELINE: &[u8] = b"allocate f[float32 * 10000]\nproduce f {\n f[0] = 1.000000f\n}\nproduce g {\n consume f {\n  parallel (g.s0.y, 0, 9) {\n   g[g.s0.y] = f[0]\n  }\n }\n}\nfree f\n";
+
+fn profile(flags: &[&str]) -> String {
+    let mut args = vec!["profile", "--pipeline", "p"];
+    args.extend_from_slice(flags);
+    let out = loopir(&args, PIPELINE);
+    assert_eq!(out.status.code(), Some(0), "{flags:?}: {}", stderr(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn profile_levels_and_feature_flags() {
+    assert_eq!(profile(&["--level", "0"]).as_bytes(), PIPELINE, "level 0 is the input");
+    let level1 = profile(&["--level", "1"]);
+    assert!(level1.contains("halide_profiler_set_current_func") && !level1.contains("memory_allocate"));
+    assert!(!level1.contains("active_threads") && !level1.contains("sampling_token"));
+    let level2 = profile(&["--level", "2"]);
+    assert!(level2.contains("memory_allocate") && !level2.contains("active_threads"));
+    assert_eq!(profile(&[]), profile(&["--level", "3"]));
+    let no_heap = profile(&["--no-heap"]);
+    assert!(!no_heap.contains("memory_allocate") && no_heap.contains("active_threads"));
+    let only = profile(&["--only", "threads,tokens"]);
+    assert!(
+        !only.contains("set_current_func")
+            && only.contains("active_threads")
+            && only.contains("sampling_token")
+    );
+    assert_eq!(profile(&["--only", "timing,heap,stack"]), level2);
+    assert_eq!(
+        profile(&["--level", "3", "--no-threads", "--no-tokens", "--no-copies", "--no-device-sync"]),
+        level2
+    );
+    let bad = loopir(&["profile", "--pipeline", "p", "--only", "memory"], PIPELINE);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("unknown profiling feature `memory`"), "{}", stderr(&bad));
+    let bad = loopir(&["profile", "--pipeline", "p", "--level", "4"], PIPELINE);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn profile_entries_with_keys() {
+    let tree = profile(&["--entries", "--keys"]);
+    let lines: Vec<&str> = tree.lines().collect();
+    assert_eq!(lines.len(), 6, "{tree}");
+    for line in &lines {
+        let (key, _) = line.split_once("  ").expect("key column");
+        assert!(key.len() == 16 && key.bytes().all(|b| b.is_ascii_hexdigit()), "{line}");
+    }
+    assert!(lines[0].ends_with("  overhead") && lines[5].ends_with("  g"), "{tree}");
+    // The same keys in the JSON table, and at another level.
+    let json = profile(&["--json", "--level", "1"]);
+    for line in &lines {
+        let key = &line[..16];
+        assert!(json.contains(&format!("\"key\": \"{key}\"")), "{key} in {json}");
+    }
+    let out = loopir(&["profile", "--pipeline", "p", "--keys"], PIPELINE);
+    assert_eq!(out.status.code(), Some(2), "--keys needs --entries");
+}
+
+#[test]
+fn allocation_bounds_runs_as_a_lower_pass() {
+    let dir = case("serial_chain.cpu");
+    let env = format!("allocation_bounds={}", dir.join("bounds.env.json").display());
+    let input = std::fs::read(dir.join("allocbounds.input.stmt")).expect("oracle input");
+    let expected = std::fs::read(dir.join("allocbounds.expected.stmt")).expect("oracle output");
+    let out = loopir(&["lower", "--passes", "allocation_bounds", "--env", &env], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, expected);
+    let missing = loopir(&["lower", "--passes", "allocation_bounds"], &input);
+    assert_eq!(missing.status.code(), Some(1), "{}", String::from_utf8_lossy(&missing.stderr));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("--env allocation_bounds="));
+}
