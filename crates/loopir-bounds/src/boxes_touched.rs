@@ -264,24 +264,29 @@ struct Walker<'c, 'p> {
     simp: Simplifier<'c, 'static, 'static>,
 }
 
-/// Counts variable references in `e` (over the DAG), stopping at `limit`.
+/// Counts variable references in `e` as Halide does, once per occurrence in the tree
+/// (a shared sub-expression counts at every use), saturating at `limit`. Memoised per
+/// node, so the cost is O(DAG size) however much the tree repeats itself.
 fn var_refs(e: &Expr, limit: usize) -> usize {
-    let mut count = 0;
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![e.clone()];
-    while let Some(n) = stack.pop() {
-        if count >= limit {
-            break;
+    fn go(e: &Expr, limit: usize, memo: &mut FxHashMap<usize, usize>) -> usize {
+        if e.as_variable().is_some() {
+            return 1;
         }
-        if !seen.insert(n.as_ptr()) {
-            continue;
+        let key = e.as_ptr() as usize;
+        if let Some(&n) = memo.get(&key) {
+            return n;
         }
-        if n.as_variable().is_some() {
-            count += 1;
+        let mut n = 0;
+        for c in e.children() {
+            n = (n + with_stack(|| go(c, limit, memo))).min(limit);
+            if n >= limit {
+                break;
+            }
         }
-        stack.extend(n.children().into_iter().cloned());
+        memo.insert(key, n);
+        n
     }
-    count
+    go(e, limit, &mut FxHashMap::default())
 }
 
 impl Walker<'_, '_> {

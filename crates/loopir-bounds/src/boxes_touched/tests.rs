@@ -224,3 +224,22 @@ fn dimension_mismatch_is_an_error() {
     let r = boxes_provided(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default());
     assert!(matches!(r, Err(BoundsError::DimensionMismatch { .. })));
 }
+
+/// Halide counts the variables of a let's interval over the expression tree: a shared
+/// sub-expression counts at every use, so ten uses of `a*b` make a large interval even
+/// though the DAG holds two variables.
+#[test]
+fn let_size_counts_tree_occurrences() {
+    let p = "(a*b)";
+    let value = format!("((((({p}*{p})*{p})*{p})*{p}) + x)");
+    let text = format!("for (x, 0, 9) {{\n let t = {value}\n f(t) = 0\n}}\n");
+    let s = stmt(&text);
+    let raw = boxes_provided(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let shown = show(&raw);
+    assert!(shown.contains("let t"), "{shown}");
+    let small = "for (x, 0, 9) {\n let t = ((a*b)*(a*b)) + x\n f(t) = 0\n}\n";
+    let raw = boxes_provided(&Ctx::new(), &stmt(small), &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!show(&raw).contains("let t"), "{}", show(&raw));
+}
