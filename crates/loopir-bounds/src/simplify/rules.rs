@@ -439,6 +439,9 @@ impl Simplifier<'_, '_, '_> {
         if let Some(v) = q.as_single_point() {
             return ir::make_const(ty, v as i128);
         }
+        if let Some(r) = self.repeated_division(&a, &b) {
+            return r;
+        }
         if let Some(c1) = ir::as_const_i128(&b)
             && c1 > 0
         {
@@ -469,6 +472,42 @@ impl Simplifier<'_, '_, '_> {
             }
         }
         ir::div(a, b)
+    }
+
+    /// Repeated division by positive constants folds into one (Euclidean division
+    /// composes): `(x/c0)/c2 → x/(c0*c2)`, `(x/c0 + c1)/c2 → (x + c1*c0)/(c0*c2)`, and
+    /// `(x*c0)/c1 → x/(c1/c0)` when `c0 > 0` divides `c1`.
+    fn repeated_division(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
+        let ty = a.ty();
+        if !ir::no_overflow_int(ty) {
+            return None;
+        }
+        let c2 = ir::as_const_i128(b).filter(|v| *v > 0)?;
+        let fits =
+            |v: i128| if ty.bits() <= 32 { i32::try_from(v).is_ok() } else { i64::try_from(v).is_ok() };
+        let konst = |v: i128| ir::make_const(ty, v);
+        if let Some((x, c0)) = is_op(a, BinOp::Div)
+            && let Some(c0) = ir::as_const_i128(c0).filter(|v| *v > 0)
+            && let Some(d) = c0.checked_mul(c2).filter(|d| fits(*d))
+        {
+            return Some(self.div(x.clone(), konst(d)));
+        }
+        if let (q, Some(c1)) = split_constant(a)
+            && let Some((x, c0)) = is_op(q, BinOp::Div)
+            && let (Some(c0), Some(c1)) = (ir::as_const_i128(c0).filter(|v| *v > 0), ir::as_const_i128(c1))
+            && let Some(d) = c0.checked_mul(c2).filter(|d| fits(*d))
+            && let Some(shift) = c1.checked_mul(c0).filter(|v| fits(*v))
+        {
+            let xs = self.add(x.clone(), konst(shift));
+            return Some(self.div(xs, konst(d)));
+        }
+        if let Some((x, c0)) = is_op(a, BinOp::Mul)
+            && let Some(c0) = ir::as_const_i128(c0).filter(|v| *v > 0)
+            && c2 % c0 == 0
+        {
+            return Some(self.div(x.clone(), konst(c2 / c0)));
+        }
+        None
     }
 
     /// `a % b` (Euclidean).

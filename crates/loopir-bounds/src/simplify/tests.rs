@@ -283,3 +283,13 @@ fn dominated_max_operand() {
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s(e), "max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), 0) + 1");
 }
+
+#[test]
+fn repeated_division_folds() {
+    let d = ir::sub(Expr::var_i32("M"), Expr::var_i32("m"));
+    let e = ir::mul(ir::div(ir::div(d.clone(), c(2)), c(16)), c(32));
+    assert_eq!(s(e), "((M - m)/32)*32");
+    assert_eq!(s(ir::div(ir::add(ir::div(x(), c(4)), c(3)), c(2))), "(x + 12)/8");
+    assert_eq!(s(ir::div(ir::mul(x(), c(2)), c(8))), "x/4");
+    assert_eq!(s(ir::div(ir::div(x(), c(-2)), c(3))), "(x/-2)/3");
+}
