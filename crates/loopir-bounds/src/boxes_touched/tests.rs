@@ -243,3 +243,11 @@ fn let_size_counts_tree_occurrences() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(!show(&raw).contains("let t"), "{}", show(&raw));
 }
+
+/// A fused loop's guard `loop_min <= v` compares two varying variables: Halide solves it
+/// for each of them, so the loop variable is tightened too (not only the let-bound limit).
+#[test]
+fn guard_between_two_varying_variables_tightens_both() {
+    let text = "let lm = m\nfor (y, min(lm, k), max(lm, 99)) {\n if (lm <= y) {\n  f(y) = 0\n }\n}\n";
+    assert_eq!(provided(text), "f: {[m, max(m, 99)]}");
+}
