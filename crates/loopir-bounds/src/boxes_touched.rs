@@ -264,24 +264,29 @@ struct Walker<'c, 'p> {
     simp: Simplifier<'c, 'static, 'static>,
 }
 
-/// Counts variable references in `e` (over the DAG), stopping at `limit`.
+/// Counts variable references in `e` as Halide does, once per occurrence in the tree
+/// (a shared sub-expression counts at every use), saturating at `limit`. Memoised per
+/// node, so the cost is O(DAG size) however much the tree repeats itself.
 fn var_refs(e: &Expr, limit: usize) -> usize {
-    let mut count = 0;
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![e.clone()];
-    while let Some(n) = stack.pop() {
-        if count >= limit {
-            break;
+    fn go(e: &Expr, limit: usize, memo: &mut FxHashMap<usize, usize>) -> usize {
+        if e.as_variable().is_some() {
+            return 1;
         }
-        if !seen.insert(n.as_ptr()) {
-            continue;
+        let key = e.as_ptr() as usize;
+        if let Some(&n) = memo.get(&key) {
+            return n;
         }
-        if n.as_variable().is_some() {
-            count += 1;
+        let mut n = 0;
+        for c in e.children() {
+            n = (n + with_stack(|| go(c, limit, memo))).min(limit);
+            if n >= limit {
+                break;
+            }
         }
-        stack.extend(n.children().into_iter().cloned());
+        memo.insert(key, n);
+        n
     }
-    count
+    go(e, limit, &mut FxHashMap::default())
 }
 
 impl Walker<'_, '_> {
@@ -672,8 +677,13 @@ impl Walker<'_, '_> {
         split_and(&c, &mut conjuncts);
         let mut tokens = Vec::new();
         let mut tightened: FxHashSet<Name> = FxHashSet::default();
+        // Like Halide, every varying variable of a comparison is tightened (a loop
+        // variable and a let-bound loop limit alike), each against the scope as it was
+        // before the comparison; conjuncts apply one after the other.
         for cj in &conjuncts {
-            if let Some((v, iv)) = self.tighten(cj) {
+            let restricted: Vec<_> =
+                [Side::Left, Side::Right].into_iter().filter_map(|side| self.tighten(cj, side)).collect();
+            for (v, iv) in restricted {
                 tightened.insert(v.clone());
                 tokens.push(self.bounds.push(v, iv));
             }
@@ -738,12 +748,16 @@ impl Walker<'_, '_> {
 
     /// The tightened interval of the variable a conjunct constrains, if it has the form
     /// `v op r` or `r op v` with `v` varying and not mentioned by `r`.
-    fn tighten(&mut self, cj: &Expr) -> Option<(Name, Interval)> {
+    fn tighten(&mut self, cj: &Expr, side: Side) -> Option<(Name, Interval)> {
         let ExprKind::Binary(op, a, b) = cj.kind() else { return None };
         if !a.ty().is_int32() {
             return None;
         }
-        let (v, r, op) = match (a.as_variable(), b.as_variable()) {
+        let (left, right) = match side {
+            Side::Left => (a.as_variable(), None),
+            Side::Right => (None, b.as_variable()),
+        };
+        let (v, r, op) = match (left, right) {
             (Some(v), _) if self.bounds.lookup(v).is_some() && !self.ctx.uses_var(b, v) => {
                 (v.clone(), b, *op)
             }
@@ -790,6 +804,13 @@ impl Walker<'_, '_> {
         };
         Some((v, simplified))
     }
+}
+
+/// Which operand of a comparison `tighten` restricts.
+#[derive(Clone, Copy)]
+enum Side {
+    Left,
+    Right,
 }
 
 /// Simplifies both ends; an end that folds to a signed-integer overflow becomes infinite

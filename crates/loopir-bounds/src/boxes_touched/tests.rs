@@ -87,6 +87,8 @@ fn w05_w07_symbolic_conditions() {
 #[test]
 fn w08_w09_predicates_and_likely() {
     let w08 = "for (x, 0, 99) {\n predicate (x < n)\n  f(x) = 0\n}\n";
+    // Spec W08 prints `min(n + -1, 99)`; Halide's simplifier pulls the constant out of
+    // `min(x + c0, c1)` (the corpus is full of `min(input.extent.0, 16) + -16`).
     assert_eq!(provided(w08), "f: {[0, min(n, 100) + -1]}");
     let w09 = "for (x, 0, 99) {\n if (likely(x < 10)) {\n  f(x) = 0\n }\n}\n";
     assert_eq!(provided(w09), "f: {[0, 9]}");
@@ -221,4 +223,31 @@ fn dimension_mismatch_is_an_error() {
     let s = stmt("f(0) = 0\nf(0, 1) = 0\n");
     let r = boxes_provided(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default());
     assert!(matches!(r, Err(BoundsError::DimensionMismatch { .. })));
+}
+
+/// Halide counts the variables of a let's interval over the expression tree: a shared
+/// sub-expression counts at every use, so ten uses of `a*b` make a large interval even
+/// though the DAG holds two variables.
+#[test]
+fn let_size_counts_tree_occurrences() {
+    let p = "(a*b)";
+    let value = format!("((((({p}*{p})*{p})*{p})*{p}) + x)");
+    let text = format!("for (x, 0, 9) {{\n let t = {value}\n f(t) = 0\n}}\n");
+    let s = stmt(&text);
+    let raw = boxes_provided(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let shown = show(&raw);
+    assert!(shown.contains("let t"), "{shown}");
+    let small = "for (x, 0, 9) {\n let t = ((a*b)*(a*b)) + x\n f(t) = 0\n}\n";
+    let raw = boxes_provided(&Ctx::new(), &stmt(small), &Scope::new(), &FuncValueBounds::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!show(&raw).contains("let t"), "{}", show(&raw));
+}
+
+/// A fused loop's guard `loop_min <= v` compares two varying variables: Halide solves it
+/// for each of them, so the loop variable is tightened too (not only the let-bound limit).
+#[test]
+fn guard_between_two_varying_variables_tightens_both() {
+    let text = "let lm = m\nfor (y, min(lm, k), max(lm, 99)) {\n if (lm <= y) {\n  f(y) = 0\n }\n}\n";
+    assert_eq!(provided(text), "f: {[m, max(m, 99)]}");
 }

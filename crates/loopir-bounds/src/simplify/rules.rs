@@ -52,6 +52,14 @@ fn other_op(op: BinOp) -> BinOp {
     if op == BinOp::Min { BinOp::Max } else { BinOp::Min }
 }
 
+/// `likely(x)` or `likely_if_innermost(x)` → `x`; anything else unchanged.
+fn strip_likely(e: Expr) -> Expr {
+    match ir::intrinsic_name(&e) {
+        Some(("likely" | "likely_if_innermost", [x])) => x.clone(),
+        _ => e,
+    }
+}
+
 fn is_int(ty: Type) -> bool {
     ty.is_int() || (ty.is_uint() && !ty.is_bool())
 }
@@ -166,7 +174,52 @@ impl Simplifier<'_, '_, '_> {
                 return self.mul(x.clone(), c);
             }
         }
+        if ir::no_overflow(ty)
+            && let Some(r) = self.add_into_min_max(&a, &b)
+        {
+            return r;
+        }
         ir::add(a, b)
+    }
+
+    /// A term added to a min/max that cancels against one of its operands moves inside:
+    ///
+    /// * `min(x, y - z) + z → min(x + z, y)`, `min(y - z, x) + z → min(y, x + z)`;
+    /// * `min(x, y + c0) + c1 → min(x + c1, y)` and `min(y + c0, x) + c1 → min(y, x + c1)`
+    ///   when `c0 + c1 == 0`;
+    ///
+    /// and the same for max. The operand that cancels loses its term; the other one
+    /// gains it (this is how Halide keeps `min(((v/8)*8 + m) + 7, M)` rather than
+    /// `min((v/8)*8 + m, M + -7) + 7`).
+    fn add_into_min_max(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
+        let (op, p, q) = match bin(a) {
+            Some((op @ (BinOp::Min | BinOp::Max), p, q)) => (op, p, q),
+            _ => return None,
+        };
+        // Does `e` lose `b` when `b` is added to it? Returns what remains.
+        let cancels = |e: &Expr| -> Option<Expr> {
+            if let Some((y, z)) = is_op(e, BinOp::Sub)
+                && ir::equal(z, b)
+            {
+                return Some(y.clone());
+            }
+            if let (y, Some(c0)) = split_constant(e)
+                && let (Some(c0), Some(c1)) = (ir::as_const_i128(c0), ir::as_const_i128(b))
+                && c0.checked_add(c1) == Some(0)
+            {
+                return Some(y.clone());
+            }
+            None
+        };
+        if let Some(y) = cancels(q) {
+            let xb = self.add(p.clone(), b.clone());
+            return Some(self.min_max(op, xb, y));
+        }
+        if let Some(y) = cancels(p) {
+            let xb = self.add(q.clone(), b.clone());
+            return Some(self.min_max(op, y, xb));
+        }
+        None
     }
 
     /// `a - b`.
@@ -308,6 +361,23 @@ impl Simplifier<'_, '_, '_> {
             let c = self.fold_consts(BinOp::Sub, c0, c1);
             return self.mul(x.clone(), c);
         }
+        // A common factor leaves a difference of products:
+        // x*y - z*y → (x - z)*y;  x*y - y*z → (x - z)*y;  y*x - z*y → y*(x - z);
+        // y*x - y*z → y*(x - z).
+        if let (Some((p1, p2)), Some((q1, q2))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul)) {
+            for (x, y, z, y2, factor_right) in [
+                (p1, p2, q1, q2, true),
+                (p1, p2, q2, q1, true),
+                (p2, p1, q1, q2, false),
+                (p2, p1, q2, q1, false),
+            ] {
+                // The pattern's own `y` position: `x*y` or `y*x` on the left.
+                if ir::equal(y, y2) {
+                    let d = self.sub(x.clone(), z.clone());
+                    return if factor_right { self.mul(d, y.clone()) } else { self.mul(y.clone(), d) };
+                }
+            }
+        }
         ir::sub(a, b)
     }
 
@@ -369,6 +439,9 @@ impl Simplifier<'_, '_, '_> {
         if let Some(v) = q.as_single_point() {
             return ir::make_const(ty, v as i128);
         }
+        if let Some(r) = self.repeated_division(&a, &b) {
+            return r;
+        }
         if let Some(c1) = ir::as_const_i128(&b)
             && c1 > 0
         {
@@ -399,6 +472,42 @@ impl Simplifier<'_, '_, '_> {
             }
         }
         ir::div(a, b)
+    }
+
+    /// Repeated division by positive constants folds into one (Euclidean division
+    /// composes): `(x/c0)/c2 → x/(c0*c2)`, `(x/c0 + c1)/c2 → (x + c1*c0)/(c0*c2)`, and
+    /// `(x*c0)/c1 → x/(c1/c0)` when `c0 > 0` divides `c1`.
+    fn repeated_division(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
+        let ty = a.ty();
+        if !ir::no_overflow_int(ty) {
+            return None;
+        }
+        let c2 = ir::as_const_i128(b).filter(|v| *v > 0)?;
+        let fits =
+            |v: i128| if ty.bits() <= 32 { i32::try_from(v).is_ok() } else { i64::try_from(v).is_ok() };
+        let konst = |v: i128| ir::make_const(ty, v);
+        if let Some((x, c0)) = is_op(a, BinOp::Div)
+            && let Some(c0) = ir::as_const_i128(c0).filter(|v| *v > 0)
+            && let Some(d) = c0.checked_mul(c2).filter(|d| fits(*d))
+        {
+            return Some(self.div(x.clone(), konst(d)));
+        }
+        if let (q, Some(c1)) = split_constant(a)
+            && let Some((x, c0)) = is_op(q, BinOp::Div)
+            && let (Some(c0), Some(c1)) = (ir::as_const_i128(c0).filter(|v| *v > 0), ir::as_const_i128(c1))
+            && let Some(d) = c0.checked_mul(c2).filter(|d| fits(*d))
+            && let Some(shift) = c1.checked_mul(c0).filter(|v| fits(*v))
+        {
+            let xs = self.add(x.clone(), konst(shift));
+            return Some(self.div(xs, konst(d)));
+        }
+        if let Some((x, c0)) = is_op(a, BinOp::Mul)
+            && let Some(c0) = ir::as_const_i128(c0).filter(|v| *v > 0)
+            && c2 % c0 == 0
+        {
+            return Some(self.div(x.clone(), konst(c2 / c0)));
+        }
+        None
     }
 
     /// `a % b` (Euclidean).
@@ -465,13 +574,14 @@ impl Simplifier<'_, '_, '_> {
         }
         let ty = a.ty();
         if is_int(ty) {
-            // Decided by ranges: min(x, y) → x when x <= y everywhere.
+            // Decided by ranges: min(x, y) → x when x <= y everywhere. A `likely` tag on
+            // the winner goes (Halide: `min(likely(0), likely(1))` is `0`).
             let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
             if ca.le(&cb) {
-                return if is_min { a } else { b };
+                return strip_likely(if is_min { a } else { b });
             }
             if cb.le(&ca) {
-                return if is_min { b } else { a };
+                return strip_likely(if is_min { b } else { a });
             }
             // Decided by the difference: min(x + c0, x + c1) → x + fold(min(c0, c1)).
             let d = self.sub(a.clone(), b.clone());
@@ -549,6 +659,9 @@ impl Simplifier<'_, '_, '_> {
         {
             return a;
         }
+        if let Some(r) = self.min_max_regroup(op, &a, &b) {
+            return r;
+        }
         // min(x*c, y*c) → min(x, y)*c for c > 0 (max for c < 0)
         if is_int(ty)
             && let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
@@ -623,6 +736,321 @@ impl Simplifier<'_, '_, '_> {
             return self.select(c1.clone(), t, f);
         }
         ir::binary(op, a, b)
+    }
+
+    /// Halide's regrouping rules for `op(a, b)` (`op` is min or max, `dual` the other):
+    /// common operands are pulled out of nested min/max and of sums, and constants
+    /// are moved so that one operand keeps them. Tried in this order, the first match
+    /// wins:
+    ///
+    /// 1. `op(op(x, y), op(x, z)) → op(op(y, z), x)` (the common `x` in any position);
+    /// 2. `op(op(x, y), op(z, w)) → op(op(op(x, y), z), w)`;
+    /// 3. `op(dual(x, y), dual(x, z)) → dual(x, op(y, z))` (or `dual(op(y, z), x)` when
+    ///    `x` is the right operand of the first);
+    ///
+    /// and, where arithmetic does not overflow:
+    ///
+    /// 4. `op(op(x, y) + c0, x)`: the constant moves onto `y` when that makes the sum
+    ///    the smaller candidate of a min (`min(x, y + c0)`, `c0 > 0`), else the whole
+    ///    term wins (`min(x, y) + c0`, `c0 < 0`); mirrored for max;
+    /// 5. `op(x + c0, c1) → op(x, c1 - c0) + c0`;
+    /// 6. `op(x + c0, y + c1) → op(x, y + (c1 - c0)) + c0` when `c1 > c0`, else
+    ///    `op(x + (c0 - c1), y) + c1`: the smaller constant leaves;
+    /// 7. `min(min(x, y), x + c0)` is `min(x, y)` when `c0 > 0` and `min(x + c0, y)`
+    ///    when `c0 < 0` (mirrored for max);
+    /// 8. `op(x + y, x + z) → x + op(y, z)`, `op(y + x, z + x) → op(y, z) + x`, and
+    ///    `op(x, x + z) → x + op(z, 0)` (each with the summands in either order);
+    /// 9. `op(op(x + y, z), x + w) → op(x + op(y, w), z)` and
+    ///    `op(op(y + x, z), w + x) → op(op(y, w) + x, z)` (summands in either order,
+    ///    `z` on either side).
+    fn min_max_regroup(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
+        let is_min = op == BinOp::Min;
+        let dual = if is_min { BinOp::Max } else { BinOp::Min };
+        let eq = ir::equal;
+        // 0. An operand already present at the bottom of a left-nested chain:
+        //    op(op(...op(op(x, y), z)..., w), x) → the chain (up to four levels).
+        {
+            let mut chain = a;
+            for _ in 0..4 {
+                let Some((inner, _)) = is_op(chain, op) else { break };
+                if let Some((x, y)) = is_op(inner, op)
+                    && (eq(x, b) || eq(y, b))
+                {
+                    return Some(a.clone());
+                }
+                chain = inner;
+            }
+        }
+        // 1 and 2.
+        if let (Some((a1, a2)), Some((b1, b2))) = (is_op(a, op), is_op(b, op)) {
+            let common = [(a1, a2, b1, b2), (a2, a1, b1, b2), (a1, a2, b2, b1), (a2, a1, b2, b1)];
+            for (x, y, x2, z) in common {
+                if eq(x, x2) {
+                    let yz = self.min_max(op, y.clone(), z.clone());
+                    return Some(self.min_max(op, yz, x.clone()));
+                }
+            }
+            let ab1 = self.min_max(op, a.clone(), b1.clone());
+            return Some(self.min_max(op, ab1, b2.clone()));
+        }
+        // 3.
+        if let (Some((a1, a2)), Some((b1, b2))) = (is_op(a, dual), is_op(b, dual)) {
+            for (x, y, x2, z, x_left) in [
+                (a1, a2, b1, b2, true),
+                (a1, a2, b2, b1, true),
+                (a2, a1, b1, b2, false),
+                (a2, a1, b2, b1, false),
+            ] {
+                if eq(x, x2) {
+                    let yz = self.min_max(op, y.clone(), z.clone());
+                    return Some(if x_left {
+                        self.min_max(dual, x.clone(), yz)
+                    } else {
+                        self.min_max(dual, yz, x.clone())
+                    });
+                }
+            }
+        }
+        // op(op(x/c0, y), z/c0) → op(op(x, z)/c0, y) for c0 > 0.
+        if let Some((xq, y)) = is_op(a, op)
+            && let Some((x, c0)) = is_op(xq, BinOp::Div)
+            && let Some((z, c1)) = is_op(b, BinOp::Div)
+            && ir::equal(c0, c1)
+            && ir::is_positive_const(c0)
+        {
+            let xz = self.min_max(op, x.clone(), z.clone());
+            let q = self.div(xz, c0.clone());
+            return Some(self.min_max(op, q, y.clone()));
+        }
+        let ty = a.ty();
+        if !ir::no_overflow(ty) {
+            return None;
+        }
+        let konst = |e: &Expr| ir::as_const_i128(e);
+        // For min, a positive constant makes a candidate lose; for max, a negative one.
+        let loses = |c: i128| if is_min { c > 0 } else { c < 0 };
+        // 4.
+        if let (inner, Some(c0)) = split_constant(a)
+            && let Some((p, q)) = is_op(inner, op)
+            && let Some(cv) = konst(c0).filter(|v| *v != 0)
+        {
+            for (x, y, x_left) in [(p, q, true), (q, p, false)] {
+                if eq(x, b) {
+                    if loses(cv) {
+                        let yc = self.add(y.clone(), c0.clone());
+                        return Some(if x_left {
+                            self.min_max(op, x.clone(), yc)
+                        } else {
+                            self.min_max(op, yc, x.clone())
+                        });
+                    }
+                    return Some(a.clone());
+                }
+            }
+        }
+        match (split_constant(a), split_constant(b)) {
+            // 5.
+            ((x, Some(c0)), _) if ir::is_const(b) => {
+                let c = self.fold_consts(BinOp::Sub, b, c0);
+                if ir::is_const(&c) {
+                    let m = self.min_max(op, x.clone(), c);
+                    return Some(self.add(m, c0.clone()));
+                }
+            }
+            // 6.
+            ((x, Some(c0)), (y, Some(c1))) => {
+                if let (Some(v0), Some(v1)) = (konst(c0), konst(c1))
+                    && v0 != v1
+                {
+                    let (lo, hi) = if v1 > v0 { (c0, c1) } else { (c1, c0) };
+                    let d = self.fold_consts(BinOp::Sub, hi, lo);
+                    let m = if v1 > v0 {
+                        let yd = self.add(y.clone(), d);
+                        self.min_max(op, x.clone(), yd)
+                    } else {
+                        let xd = self.add(x.clone(), d);
+                        self.min_max(op, xd, y.clone())
+                    };
+                    return Some(self.add(m, lo.clone()));
+                }
+            }
+            _ => {}
+        }
+        // 7.
+        if let (Some((p, q)), (xb, Some(c0))) = (is_op(a, op), split_constant(b))
+            && let Some(cv) = konst(c0).filter(|v| *v != 0)
+        {
+            for (x, y, x_left) in [(p, q, true), (q, p, false)] {
+                if eq(x, xb) {
+                    if loses(cv) {
+                        return Some(a.clone());
+                    }
+                    return Some(if x_left {
+                        self.min_max(op, b.clone(), y.clone())
+                    } else {
+                        self.min_max(op, y.clone(), b.clone())
+                    });
+                }
+            }
+        }
+        // 8.
+        match (is_op(a, BinOp::Add), is_op(b, BinOp::Add)) {
+            (Some((a1, a2)), Some((b1, b2))) => {
+                if eq(a1, b1) || eq(a1, b2) {
+                    let other = if eq(a1, b1) { b2 } else { b1 };
+                    let m = self.min_max(op, a2.clone(), other.clone());
+                    return Some(self.add(a1.clone(), m));
+                }
+                if eq(a2, b1) || eq(a2, b2) {
+                    let other = if eq(a2, b1) { b2 } else { b1 };
+                    let m = self.min_max(op, a1.clone(), other.clone());
+                    return Some(self.add(m, a2.clone()));
+                }
+            }
+            (None, Some((b1, b2))) if eq(a, b1) || eq(a, b2) => {
+                let z = if eq(a, b1) { b2 } else { b1 };
+                let m = self.min_max(op, z.clone(), ir::zero(ty));
+                return Some(self.add(a.clone(), m));
+            }
+            (Some((a1, a2)), None) if eq(a2, b) => {
+                let m = self.min_max(op, a1.clone(), ir::zero(ty));
+                return Some(self.add(m, b.clone()));
+            }
+            (Some((a1, a2)), None) if eq(a1, b) => {
+                let m = self.min_max(op, a2.clone(), ir::zero(ty));
+                return Some(self.add(b.clone(), m));
+            }
+            _ => {}
+        }
+        // 9.
+        if let (Some((a1, a2)), Some((q1, q2))) = (is_op(a, op), is_op(b, BinOp::Add)) {
+            let sums = [(a1, a2), (a2, a1)];
+            // x + y inside, x + w or w + x outside.
+            for outer_x_first in [true, false] {
+                for (s, z) in sums {
+                    if let Some((p1, p2)) = is_op(s, BinOp::Add) {
+                        let (x, w) = if outer_x_first { (q1, q2) } else { (q2, q1) };
+                        if eq(p1, x) {
+                            let m = self.min_max(op, p2.clone(), w.clone());
+                            let xm = self.add(p1.clone(), m);
+                            return Some(self.min_max(op, xm, z.clone()));
+                        }
+                    }
+                }
+            }
+            // y + x inside, x + w or w + x outside.
+            for outer_x_first in [true, false] {
+                for (s, z) in sums {
+                    if let Some((p1, p2)) = is_op(s, BinOp::Add) {
+                        let (x, w) = if outer_x_first { (q1, q2) } else { (q2, q1) };
+                        if eq(p2, x) {
+                            let m = self.min_max(op, p1.clone(), w.clone());
+                            let mx = self.add(m, p2.clone());
+                            return Some(self.min_max(op, mx, z.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        self.min_max_of_quotients(op, a, b)
+    }
+
+    /// Differences with a common term, and quotients by the same constant:
+    ///
+    /// * `op(y - x, z - x) → op(y, z) - x` and `min(x - y, x - z) → x - max(y, z)`;
+    /// * `op(x/c0, y/c0) → op(x, y)/c0` for `c0 > 0` (the dual op for `c0 < 0`);
+    /// * `op(x/c0, y/c0 + c1) → op(x, y + c1*c0)/c0` for `c0 > 0` (dual for `c0 < 0`).
+    ///
+    /// So `min(v/2, (v + 1)/2)` becomes `v/2`.
+    fn min_max_of_quotients(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
+        let dual = if op == BinOp::Min { BinOp::Max } else { BinOp::Min };
+        if let (Some((y, x1)), Some((z, x2))) = (is_op(a, BinOp::Sub), is_op(b, BinOp::Sub)) {
+            if ir::equal(x1, x2) {
+                let m = self.min_max(op, y.clone(), z.clone());
+                return Some(self.sub(m, x1.clone()));
+            }
+            if ir::equal(y, z) {
+                let m = self.min_max(dual, x1.clone(), x2.clone());
+                return Some(self.sub(y.clone(), m));
+            }
+        }
+        if let Some(r) = self.min_max_of_products(op, a, b) {
+            return Some(r);
+        }
+        let (x, c0) = is_op(a, BinOp::Div)?;
+        let k = ir::as_const_i128(c0).filter(|k| *k != 0)?;
+        let which = if k > 0 { op } else { dual };
+        if let Some((y, c)) = is_op(b, BinOp::Div)
+            && ir::equal(c, c0)
+        {
+            let m = self.min_max(which, x.clone(), y.clone());
+            return Some(self.div(m, c0.clone()));
+        }
+        if let (q, Some(c1)) = split_constant(b)
+            && let Some((y, c)) = is_op(q, BinOp::Div)
+            && ir::equal(c, c0)
+            && let Some(shift) = ir::as_const_i128(c1).and_then(|v| v.checked_mul(k))
+            && (if a.ty().bits() <= 32 { i32::try_from(shift).is_ok() } else { i64::try_from(shift).is_ok() })
+        {
+            let ys = self.add(y.clone(), ir::make_const(a.ty(), shift));
+            let m = self.min_max(which, x.clone(), ys);
+            return Some(self.div(m, c0.clone()));
+        }
+        None
+    }
+
+    /// Products by constants share their factor (`c0 > 0`; a negative factor flips the
+    /// operation):
+    ///
+    /// * `op(x*c0, c1) → op(x, c1/c0)*c0` when `c0` divides `c1`;
+    /// * `op(x*c0, y*c1) → op(x, y*(c1/c0))*c0` when `c0` divides `c1`, else
+    ///   `op(x*(c0/c1), y)*c1` when `c1` divides `c0`;
+    /// * `op(x*c0, y*c0 + c1) → op(x, y + c1/c0)*c0` when `c0` divides `c1`.
+    ///
+    /// So `max(v*256, 256)` becomes `max(v, 1)*256`.
+    fn min_max_of_products(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
+        let ty = a.ty();
+        if !ir::no_overflow_int(ty) {
+            return None;
+        }
+        let dual = if op == BinOp::Min { BinOp::Max } else { BinOp::Min };
+        let (x, c0) = is_op(a, BinOp::Mul)?;
+        let k0 = ir::as_const_i128(c0).filter(|k| *k != 0)?;
+        let pick = |k: i128| if k > 0 { op } else { dual };
+        let divides = |d: i128, n: i128| n % d == 0;
+        if let Some(k1) = ir::as_const_i128(b) {
+            if divides(k0, k1) {
+                let m = self.min_max(pick(k0), x.clone(), ir::make_const(ty, k1 / k0));
+                return Some(self.mul(m, c0.clone()));
+            }
+            return None;
+        }
+        if let Some((y, c1)) = is_op(b, BinOp::Mul)
+            && let Some(k1) = ir::as_const_i128(c1).filter(|k| *k != 0)
+        {
+            if divides(k0, k1) {
+                let yk = self.mul(y.clone(), ir::make_const(ty, k1 / k0));
+                let m = self.min_max(pick(k0), x.clone(), yk);
+                return Some(self.mul(m, c0.clone()));
+            }
+            if divides(k1, k0) {
+                let xk = self.mul(x.clone(), ir::make_const(ty, k0 / k1));
+                let m = self.min_max(pick(k1), xk, y.clone());
+                return Some(self.mul(m, c1.clone()));
+            }
+            return None;
+        }
+        if let (q, Some(c1)) = split_constant(b)
+            && let Some((y, c2)) = is_op(q, BinOp::Mul)
+            && ir::equal(c2, c0)
+            && let Some(k1) = ir::as_const_i128(c1)
+            && divides(k0, k1)
+        {
+            let ys = self.add(y.clone(), ir::make_const(ty, k1 / k0));
+            let m = self.min_max(pick(k0), x.clone(), ys);
+            return Some(self.mul(m, c0.clone()));
+        }
+        None
     }
 
     /// Decides `a < b` from ranges: Some(true/false) when every valuation agrees.

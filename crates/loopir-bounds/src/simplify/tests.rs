@@ -147,10 +147,149 @@ fn lets_are_substituted_or_kept() {
 }
 
 #[test]
+fn cancelling_addend_moves_into_min_max() {
+    let m = Expr::var_i32("m");
+    let big = Expr::var_i32("M");
+    // ((M - m)/8)*8 + m: the start of the last vector of a split.
+    let start = ir::add(ir::mul(ir::div(ir::sub(big.clone(), m.clone()), c(8)), c(8)), m.clone());
+    let base_max = ir::min(start.clone(), ir::add(big.clone(), c(-7)));
+    assert_eq!(s(ir::add(base_max.clone(), c(7))), "min(((((M - m)/8)*8) + m) + 7, M)");
+    // The max of the last lane, then two more taps: nothing cancels any more.
+    let lane = ir::add(base_max, c(7));
+    assert_eq!(s(ir::add(lane, c(2))), "min(((((M - m)/8)*8) + m) + 7, M) + 2");
+    assert_eq!(s(ir::add(ir::min(ir::add(x(), c(3)), y()), c(-3))), "min(y + -3, x)");
+    assert_eq!(s(ir::add(ir::max(x(), ir::sub(y(), m.clone())), m.clone())), "max(m + x, y)");
+    assert_eq!(s(ir::add(ir::max(x(), ir::add(y(), c(2))), c(-2))), "max(x + -2, y)");
+    // No cancellation: left as built.
+    assert_eq!(s(ir::add(ir::min(x(), ir::add(y(), c(2))), c(3))), "min(y + 2, x) + 3");
+}
+
+#[test]
+fn min_max_regrouping() {
+    let v = |n: &str| Expr::var_i32(n);
+    let (mo, mb, lo, lb) = (v("out.max"), v("b.max"), v("out.min"), v("b.min"));
+    // Two merged boxes' lower ends: the shared `+ -7` is pulled out and the maxes meet.
+    let a = ir::min(ir::add(mo.clone(), c(-7)), lo.clone());
+    let b = ir::min(ir::add(mb.clone(), c(-7)), lb.clone());
+    assert_eq!(s(ir::min(a, b)), "min(min(min(b.max, out.max) + -7, out.min), b.min)");
+    // A common operand of two mins.
+    assert_eq!(s(ir::min(ir::min(x(), y()), ir::min(x(), v("z")))), "min(min(y, z), x)");
+    // Two maxes under a min share `x`.
+    assert_eq!(s(ir::min(ir::max(x(), y()), ir::max(x(), v("z")))), "max(min(y, z), x)");
+    // Constants: out of a min with a constant, and the smaller one leaves.
+    assert_eq!(s(ir::min(ir::add(x(), c(3)), c(10))), "min(x, 7) + 3");
+    assert_eq!(s(ir::max(ir::add(x(), c(1)), ir::add(y(), c(4)))), "max(y + 3, x) + 1");
+    assert_eq!(s(ir::min(ir::add(x(), c(4)), ir::add(y(), c(1)))), "min(x + 3, y) + 1");
+    // A stencil's taps fold into one.
+    let taps = ir::min(ir::min(v("a"), ir::add(x(), c(-1))), ir::add(x(), c(1)));
+    assert_eq!(s(taps), "min(x + -1, a)");
+    let taps = ir::max(ir::max(v("a"), ir::add(x(), c(-1))), ir::add(x(), c(1)));
+    assert_eq!(s(taps), "max(x + 1, a)");
+    // min(min(x, y), x + c): the sum is dominated, or replaces x.
+    assert_eq!(s(ir::min(ir::min(x(), y()), ir::add(x(), c(2)))), "min(x, y)");
+    assert_eq!(s(ir::min(ir::min(x(), y()), ir::add(x(), c(-2)))), "min(x + -2, y)");
+    // min(min(x, y) + c, x).
+    assert_eq!(s(ir::min(ir::add(ir::min(x(), y()), c(2)), x())), "min(y + 2, x)");
+    assert_eq!(s(ir::max(ir::add(ir::max(x(), y()), c(2)), x())), "max(x, y) + 2");
+    // Shared summands.
+    let z = v("z");
+    assert_eq!(s(ir::max(ir::add(x(), y()), ir::add(x(), z.clone()))), "max(y, z) + x");
+    assert_eq!(
+        s(ir::min(ir::add(ir::mul(x(), c(2)), y()), ir::add(ir::mul(x(), c(2)), z))),
+        "min(y, z) + (x*2)"
+    );
+}
+
+#[test]
+fn min_max_of_quotients_and_differences() {
+    let v = Expr::var_i32("v");
+    let half = |e: Expr| ir::div(e, c(2));
+    assert_eq!(s(ir::min(half(v.clone()), half(ir::add(v.clone(), c(1))))), "v/2");
+    assert_eq!(s(ir::max(half(v.clone()), half(ir::add(v.clone(), c(1))))), "(v + 1)/2");
+    assert_eq!(s(ir::min(half(x()), half(y()))), "min(x, y)/2");
+    assert_eq!(s(ir::max(ir::div(x(), c(-2)), ir::div(y(), c(-2)))), "min(x, y)/-2");
+    assert_eq!(s(ir::min(half(x()), ir::add(half(y()), c(3)))), "min(y + 6, x)/2");
+    assert_eq!(s(ir::min(ir::sub(x(), v.clone()), ir::sub(y(), v.clone()))), "min(x, y) - v");
+    assert_eq!(s(ir::max(ir::sub(v.clone(), x()), ir::sub(v.clone(), y()))), "v - min(x, y)");
+}
+
+#[test]
+fn min_max_chains_absorb_and_gather_quotients() {
+    let v = |n: &str| Expr::var_i32(n);
+    let (p, q) = (ir::div(ir::add(v("m"), c(1)), c(2)), ir::div(ir::add(v("m"), c(-1)), c(2)));
+    // Two taps of a downsampling stencil, with another operand between them.
+    let e = ir::min(ir::min(p.clone(), v("g")), q.clone());
+    assert_eq!(s(e.clone()), "min((m + -1)/2, g)");
+    assert_eq!(s(ir::min(e, p.clone())), "min((m + -1)/2, g)");
+    let e = ir::max(ir::max(q, v("g")), p);
+    assert_eq!(s(e), "max((m + 1)/2, g)");
+    // An operand found deeper in a left-nested chain.
+    let chain = ir::min(ir::min(ir::min(ir::min(x(), y()), v("z")), v("w")), v("u"));
+    assert_eq!(s(ir::min(chain.clone(), y())), ir::pretty(&chain));
+}
+
+#[test]
+fn ranges_decide_and_drop_likely() {
+    let likely = |v: i32| ir::intrinsic(Type::INT32, "likely", vec![c(v)]);
+    let x_ = ir::add(Expr::var_i32("e"), c(-1));
+    // Three taps of a clamp with likely constant indices, merged as box ends are.
+    let tap = |k: i32| ir::min(likely(k), x_.clone());
+    assert_eq!(s(ir::min(likely(0), likely(1))), "0");
+    assert_eq!(s(ir::max(likely(0), likely(1))), "1");
+    assert_eq!(s(ir::min(tap(0), tap(1))), "min(e, 1) + -1");
+    assert_eq!(s(ir::max(tap(0), tap(1))), "min(e, 2) + -1");
+    // Undecided: the tag stays.
+    assert_eq!(s(tap(2)), "min(likely(2), e + -1)");
+}
+
+#[test]
+fn no_overflow_ranges_clamp() {
+    let likely = |v: i32| ir::intrinsic(Type::INT32, "likely", vec![c(v)]);
+    let e = Expr::var_i32("e");
+    let q = ir::add(ir::min(e.clone(), c(1)), c(-1));
+    assert_eq!(s(ir::min(q.clone(), likely(2))), "min(e, 1) + -1");
+    let xm = ir::add(e.clone(), c(-1));
+    assert_eq!(s(ir::min(q, ir::min(likely(2), xm))), "min(e, 1) + -1");
+}
+
+#[test]
+fn min_max_of_products() {
+    let l = Expr::var_i32("levels");
+    assert_eq!(s(ir::max(ir::mul(l.clone(), c(256)), c(256))), "max(levels, 1)*256");
+    assert_eq!(s(ir::max(ir::mul(l.clone(), c(256)), c(300))), "max(levels*256, 300)");
+    assert_eq!(s(ir::min(ir::mul(x(), c(-2)), c(8))), "max(x, -4)*-2");
+    assert_eq!(s(ir::max(ir::mul(x(), c(2)), ir::mul(y(), c(6)))), "max(y*3, x)*2");
+    assert_eq!(s(ir::min(ir::mul(x(), c(6)), ir::mul(y(), c(2)))), "min(x*3, y)*2");
+    assert_eq!(s(ir::min(ir::mul(x(), c(4)), ir::add(ir::mul(y(), c(4)), c(8)))), "min(y + 2, x)*4");
+    // (levels - 1)*256 clamped at 0: Halide's form of a let's upper bound.
+    let e = ir::max(ir::mul(ir::sub(l, c(1)), c(256)), c(0));
+    assert_eq!(s(e), "(max(levels, 1)*256) + -256");
+}
+
+#[test]
+fn difference_of_products_shares_the_factor() {
+    let (l, f) = (Expr::var_i32("l"), Expr::var_i32("f"));
+    let e = ir::sub(ir::mul(ir::max(l.clone(), c(1)), c(256)), ir::mul(f.clone(), c(256)));
+    assert_eq!(s(e), "(max(l, 1) - f)*256");
+    assert_eq!(s(ir::sub(ir::mul(x(), y()), ir::mul(y(), f.clone()))), "(x - f)*y");
+    assert_eq!(s(ir::sub(ir::mul(x(), c(3)), ir::mul(x(), c(5)))), "x*-2");
+}
+
+#[test]
 fn dominated_max_operand() {
     let e = loopir::parse::parse_expr(
         "max(max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), 0) + 1), 0)",
     )
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s(e), "max(min(levels + -2, int32(max(float32(levels + -1), 0.000000f))), 0) + 1");
+}
+
+#[test]
+fn repeated_division_folds() {
+    let d = ir::sub(Expr::var_i32("M"), Expr::var_i32("m"));
+    let e = ir::mul(ir::div(ir::div(d.clone(), c(2)), c(16)), c(32));
+    assert_eq!(s(e), "((M - m)/32)*32");
+    assert_eq!(s(ir::div(ir::add(ir::div(x(), c(4)), c(3)), c(2))), "(x + 12)/8");
+    assert_eq!(s(ir::div(ir::mul(x(), c(2)), c(8))), "x/4");
+    assert_eq!(s(ir::div(ir::div(x(), c(-2)), c(3))), "(x/-2)/3");
 }
