@@ -26,7 +26,9 @@
 //!   `v < r`, `v <= r`, `v == r`, `r < v`, `r <= v` (after simplification) tightens `v`
 //!   inside the branch (and the negated condition inside the else branch), and let
 //!   variables that depend on a tightened variable are re-derived. Conjunctions are split
-//!   (an allowed improvement over Halide).
+//!   (an allowed improvement over Halide). With `compat_conditions`, Halide's rule
+//!   instead: no splitting, and every dependent LetStmt is rebound to two fresh names
+//!   defined around the box ends on the way out (so `t` numbering and text match).
 //! * `if (c)` over symbols only: the branches are collected separately, each box gets
 //!   `used := used && c` (resp. `!c`) unless the other branch is unreachable
 //!   (`assert(false)`), and the two are merged.
@@ -234,12 +236,21 @@ fn walk(
 }
 
 /// A let variable currently bound by the walker: its value (for re-deriving it when a
-/// variable it depends on is tightened) and whether it is the innermost binding.
+/// variable it depends on is tightened).
 struct LetInfo {
     name: Name,
     value: Expr,
-    /// Binding id of the let's own binding (it is innermost while the scope shows it).
-    binding: u64,
+    /// A LetStmt (Halide tracks dependencies between LetStmts only).
+    is_stmt: bool,
+}
+
+/// A let rebound to fresh names while a condition restricts a variable it depends on
+/// (Halide-compatible condition handling).
+struct LetBound {
+    /// Index into the walker's `lets`.
+    let_index: usize,
+    min_name: Name,
+    max_name: Name,
 }
 
 /// Fresh names standing for a large let interval, with the ends they stand for.
@@ -362,7 +373,7 @@ impl Walker<'_, '_> {
                 let mut frames = Vec::new();
                 while let ExprKind::Let { name, value, body } = cur.kind() {
                     self.expr(value)?;
-                    frames.push(self.bind_let(name, value));
+                    frames.push(self.bind_let(name, value, IS_LET_EXPR));
                     let next = body.clone();
                     cur = next;
                 }
@@ -407,7 +418,7 @@ impl Walker<'_, '_> {
                 while let StmtKind::LetStmt { name, value, body } = cur.kind() {
                     self.ctx.count(|st| st.box_walk_visits += 1);
                     self.expr(value)?;
-                    frames.push(self.bind_let(name, value));
+                    frames.push(self.bind_let(name, value, IS_LET_STMT));
                     let next = body.clone();
                     cur = next;
                 }
@@ -519,15 +530,14 @@ impl Walker<'_, '_> {
 
     /// Binds a let name to the interval of its value (directly when small, else through
     /// fresh names); returns what `unbind_let` needs.
-    fn bind_let(&mut self, name: &Name, value: &Expr) -> (Token, Option<Wrapper>) {
+    fn bind_let(&mut self, name: &Name, value: &Expr, is_stmt: bool) -> (Token, Option<Wrapper>) {
         let v = self.bounds.bounds(value);
         let v = simplify_widening(&mut self.simp, &v);
         let small = |b: &Bound| b.as_expr().is_none_or(|e| var_refs(e, 10) < 10);
         let point = v.is_single_point();
         if small(&v.min) && (point || small(&v.max)) {
             let token = self.bounds.push(name.clone(), v);
-            let binding = self.bounds.binding_id(name);
-            self.lets.push(LetInfo { name: name.clone(), value: value.clone(), binding });
+            self.lets.push(LetInfo { name: name.clone(), value: value.clone(), is_stmt });
             return (token, None);
         }
         let ty = value.ty().element_of();
@@ -545,8 +555,7 @@ impl Walker<'_, '_> {
             wrapper.min = Some((min_name, lo.clone()));
         }
         let token = self.bounds.push(name.clone(), bound);
-        let binding = self.bounds.binding_id(name);
-        self.lets.push(LetInfo { name: name.clone(), value: value.clone(), binding });
+        self.lets.push(LetInfo { name: name.clone(), value: value.clone(), is_stmt });
         (token, Some(wrapper))
     }
 
@@ -599,11 +608,11 @@ impl Walker<'_, '_> {
     {
         if self.is_varying(cond) {
             let c = self.simp.simplify(cond);
-            self.with_refined(&c, then_branch)?;
+            self.with_refined(cond, &c, then_branch)?;
             if let Some(f) = else_branch {
                 let nc = self.simp.not(c);
                 let mut once = Some(f);
-                self.with_refined(&nc, &mut |w| match once.take() {
+                self.with_refined(cond, &nc, &mut |w| match once.take() {
                     Some(f) => f(w),
                     None => Ok(()),
                 })?;
@@ -668,10 +677,13 @@ impl Walker<'_, '_> {
 
     /// Walks `branch` with the variables of `c` tightened by `c`'s conjuncts and the lets
     /// that depend on them re-derived.
-    fn with_refined<T>(&mut self, c: &Expr, branch: &mut T) -> Result<(), BoundsError>
+    fn with_refined<T>(&mut self, original: &Expr, c: &Expr, branch: &mut T) -> Result<(), BoundsError>
     where
         T: FnMut(&mut Self) -> Result<(), BoundsError>,
     {
+        if self.ctx.options().compat_conditions {
+            return self.with_refined_compat(original, c, branch);
+        }
         let c = ir::remove_likelies(c);
         let mut conjuncts = Vec::new();
         split_and(&c, &mut conjuncts);
@@ -691,10 +703,16 @@ impl Walker<'_, '_> {
         let mut wrappers = Vec::new();
         if !tightened.is_empty() {
             // Re-derive dependent lets in definition order (each once).
+            // A let is visible unless a later let of the same name shadows it (a let
+            // re-derived by an enclosing condition still is).
             let mut changed = tightened.clone();
-            for i in 0..self.lets.len() {
+            let mut visible = vec![false; self.lets.len()];
+            let mut seen_names: FxHashSet<&Name> = FxHashSet::default();
+            for (i, l) in self.lets.iter().enumerate().rev() {
+                visible[i] = seen_names.insert(&l.name);
+            }
+            for (i, &innermost) in visible.iter().enumerate() {
                 let (name, value) = (self.lets[i].name.clone(), self.lets[i].value.clone());
-                let innermost = self.lets[i].binding == self.bounds.binding_id(&name);
                 if !innermost || changed.contains(&name) {
                     continue;
                 }
@@ -746,6 +764,159 @@ impl Walker<'_, '_> {
         r
     }
 
+    /// Halide's condition rule (spec §1.7, `compat_conditions`): for every occurrence of a
+    /// varying variable in the original condition, in order, solve the (simplified,
+    /// outer-tag-stripped) condition for it; each solved variable is restricted and every
+    /// LetStmt depending on it, transitively, is rebound to two fresh names. On the way
+    /// out the fresh names are defined, around the box ends using them, by the let's
+    /// bounds under the restriction intersected with its previous bounds.
+    fn with_refined_compat<T>(&mut self, original: &Expr, c: &Expr, branch: &mut T) -> Result<(), BoundsError>
+    where
+        T: FnMut(&mut Self) -> Result<(), BoundsError>,
+    {
+        let c = match ir::intrinsic_name(c) {
+            Some(("likely" | "likely_if_innermost", [x])) => x.clone(),
+            _ => c.clone(),
+        };
+        let mut occurrences = Vec::new();
+        self.varying_occurrences(original, &mut occurrences);
+        let mut restricted = Vec::new();
+        for v in occurrences {
+            let r = [Side::Left, Side::Right]
+                .into_iter()
+                .filter_map(|side| self.tighten(&c, side))
+                .find(|(name, _)| *name == v);
+            if let Some(r) = r {
+                restricted.push(r);
+            }
+        }
+        let mut frames = Vec::with_capacity(restricted.len());
+        for (v, iv) in restricted {
+            let token = self.bounds.push(v.clone(), iv);
+            let bounds = self.rebind_dependents(&v);
+            frames.push((token, bounds));
+        }
+        let r = branch(self);
+        for (token, bounds) in frames.into_iter().rev() {
+            for (t, b) in bounds {
+                self.bounds.pop(t);
+                self.define_let_bound(&b);
+            }
+            self.bounds.pop(token);
+        }
+        r
+    }
+
+    /// The varying variables of `e`, once per occurrence, in Halide's visiting order.
+    fn varying_occurrences(&self, e: &Expr, out: &mut Vec<Name>) {
+        if let Some(v) = e.as_variable() {
+            if self.bounds.lookup(v).is_some() {
+                out.push(v.clone());
+            }
+            return;
+        }
+        for c in e.children() {
+            with_stack(|| self.varying_occurrences(c, out));
+        }
+    }
+
+    /// Rebinds every visible LetStmt that depends (transitively) on `root` to two fresh
+    /// names, children after parents in Halide's order (a depth-first walk over the
+    /// dependents sorted by name, the last one pushed visited first; the max name is
+    /// drawn before the min name).
+    fn rebind_dependents(&mut self, root: &Name) -> Vec<(Token, LetBound)> {
+        // Which visible LetStmts mention each variable.
+        // A let shadowed by a later let of the same name is not visible; a let rebound by
+        // an enclosing condition still is (its value is what the rebinding stands for).
+        let mut children: FxHashMap<Name, Vec<usize>> = FxHashMap::default();
+        let mut shadowed: FxHashSet<&Name> = FxHashSet::default();
+        for (i, l) in self.lets.iter().enumerate().rev() {
+            if !shadowed.insert(&l.name) || !l.is_stmt {
+                continue;
+            }
+            if let Some(fv) = self.ctx.free_vars(&l.value) {
+                for n in fv.iter() {
+                    children.entry(n.clone()).or_default().push(i);
+                }
+            }
+        }
+        for list in children.values_mut() {
+            list.sort_by(|&a, &b| self.lets[a].name.as_ref().cmp(self.lets[b].name.as_ref()));
+        }
+        let mut out = Vec::new();
+        let mut visited: FxHashSet<Name> = FxHashSet::default();
+        visited.insert(root.clone());
+        // (let index or None for the root, children already pushed)
+        let mut pending: Vec<(Option<usize>, bool)> = vec![(None, false)];
+        while let Some(top) = pending.last_mut() {
+            if !top.1 {
+                top.1 = true;
+                let var = match top.0 {
+                    Some(i) => self.lets[i].name.clone(),
+                    None => root.clone(),
+                };
+                for &i in children.get(&var).map(Vec::as_slice).unwrap_or_default() {
+                    if visited.insert(self.lets[i].name.clone()) {
+                        pending.push((Some(i), false));
+                    }
+                }
+            } else if let Some(i) = top.0 {
+                let max_name = self.ctx.fresh_t();
+                let min_name = self.ctx.fresh_t();
+                let ty = self.lets[i].value.ty().element_of();
+                let bound = Interval {
+                    min: Bound::Finite(ir::var(ty, min_name.clone())),
+                    max: Bound::Finite(ir::var(ty, max_name.clone())),
+                };
+                let token = self.bounds.push(self.lets[i].name.clone(), bound);
+                out.push((token, LetBound { let_index: i, min_name, max_name }));
+                pending.pop();
+            }
+            if pending.len() <= 1 {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Defines a rebound let's fresh names around the box ends that use them, once its
+    /// rebinding has been popped: its bounds in the current scope, intersected with the
+    /// binding now visible.
+    fn define_let_bound(&mut self, b: &LetBound) {
+        let ctx = self.ctx;
+        let uses = |bd: &Bound| {
+            bd.as_expr().is_some_and(|e| ctx.uses_var(e, &b.min_name) || ctx.uses_var(e, &b.max_name))
+        };
+        if !self.boxes.values().any(|r| r.bounds.iter().any(|i| uses(&i.min) || uses(&i.max))) {
+            return;
+        }
+        let (name, value) = (self.lets[b.let_index].name.clone(), self.lets[b.let_index].value.clone());
+        let fresh = self.bounds.bounds(&value);
+        let fresh = simplify_widening(&mut self.simp, &fresh);
+        let old = self.bounds.lookup(&name).cloned().unwrap_or_default();
+        let hi = make_min(&fresh.max, &old.max).map(|e| self.simp.simplify(e));
+        let lo = make_max(&fresh.min, &old.min).map(|e| self.simp.simplify(e));
+        let wrap = |end: &Bound, inf: Bound| -> Bound {
+            let Bound::Finite(e) = end else { return end.clone() };
+            let mut out = e.clone();
+            for (n, v) in [(&b.max_name, &hi), (&b.min_name, &lo)] {
+                if ctx.uses_var(&out, n) {
+                    match v {
+                        Bound::Finite(v) => out = ir::let_in(n.clone(), v.clone(), out),
+                        _ => return inf,
+                    }
+                }
+            }
+            Bound::Finite(out)
+        };
+        for r in self.boxes.values_mut() {
+            for i in r.bounds.iter_mut() {
+                i.min = wrap(&i.min, Bound::NegInf);
+                i.max = wrap(&i.max, Bound::PosInf);
+            }
+        }
+    }
+
     /// The tightened interval of the variable a conjunct constrains, if it has the form
     /// `v op r` or `r op v` with `v` varying and not mentioned by `r`.
     fn tighten(&mut self, cj: &Expr, side: Side) -> Option<(Name, Interval)> {
@@ -779,15 +950,24 @@ impl Walker<'_, '_> {
         let mut new = old.clone();
         let upper = |x: &Expr, strict: bool| if strict { ir::sub(x.clone(), one.clone()) } else { x.clone() };
         let lower = |x: &Expr, strict: bool| if strict { ir::add(x.clone(), one.clone()) } else { x.clone() };
+        // Halide restricts the variable (and rebinds its dependents) even when the bound
+        // it solved for has no usable end; it only tightens finite ends.
+        let compat = self.ctx.options().compat_conditions;
         match op {
-            BinOp::Lt | BinOp::Le => {
-                let h = rb.hi()?;
-                new.max = make_min(&old.max, &Bound::Finite(upper(h, op == BinOp::Lt)));
-            }
-            BinOp::Gt | BinOp::Ge => {
-                let l = rb.lo()?;
-                new.min = make_max(&old.min, &Bound::Finite(lower(l, op == BinOp::Gt)));
-            }
+            BinOp::Lt | BinOp::Le => match rb.hi() {
+                Some(h) if !compat || old.max.as_expr().is_some() => {
+                    new.max = make_min(&old.max, &Bound::Finite(upper(h, op == BinOp::Lt)));
+                }
+                _ if compat => {}
+                _ => return None,
+            },
+            BinOp::Gt | BinOp::Ge => match rb.lo() {
+                Some(l) if !compat || old.min.as_expr().is_some() => {
+                    new.min = make_max(&old.min, &Bound::Finite(lower(l, op == BinOp::Gt)));
+                }
+                _ if compat => {}
+                _ => return None,
+            },
             BinOp::Eq => {
                 if let Some(h) = rb.hi() {
                     new.max = make_min(&old.max, &Bound::Finite(h.clone()));
@@ -825,6 +1005,10 @@ fn simplify_widening(s: &mut Simplifier<'_, '_, '_>, i: &Interval) -> Interval {
     };
     Interval { min: end(&i.min, Bound::NegInf, s), max: end(&i.max, Bound::PosInf, s) }
 }
+
+/// `bind_let` arguments: whether the let is a LetStmt.
+const IS_LET_STMT: bool = true;
+const IS_LET_EXPR: bool = false;
 
 fn split_and(e: &Expr, out: &mut Vec<Expr>) {
     match e.kind() {

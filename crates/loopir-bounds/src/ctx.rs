@@ -20,6 +20,12 @@ pub struct Options {
     /// Replace overflow markers in `boxes_touched` results by zero, as Halide does, instead
     /// of widening the affected ends to infinity (spec §1.5.12).
     pub compat_purify: bool,
+    /// Halide's handling of varying `if` conditions in the box walker (spec §1.7): the
+    /// condition is not split at `&&`, only an outer `likely` tag is stripped, and every
+    /// LetStmt that depends on a tightened variable is rebound to two fresh `t` names
+    /// (drawn in Halide's order) whose definitions wrap the box ends on the way out,
+    /// instead of being re-derived and substituted.
+    pub compat_conditions: bool,
 }
 
 /// Counters of work done, for complexity guards in tests.

@@ -205,17 +205,10 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             }
         }
         let result = if let Some((n, r)) = inner {
-            if !self.ctx.uses_var(&b, &n) {
-                b
-            } else if b.as_variable() == Some(&n) {
-                r
-            } else {
-                ir::let_in(n, r, b)
-            }
+            // Like Halide, `let t = v in t` is kept (no rule collapses it).
+            if !self.ctx.uses_var(&b, &n) { b } else { ir::let_in(n, r, b) }
         } else if substituted || !self.ctx.uses_var(&b, name) {
             b
-        } else if b.as_variable() == Some(name) {
-            v // let t = v in t → v
         } else {
             ir::let_in(name.clone(), v, b)
         };

@@ -293,3 +293,13 @@ fn repeated_division_folds() {
     assert_eq!(s(ir::div(ir::mul(x(), c(2)), c(8))), "x/4");
     assert_eq!(s(ir::div(ir::div(x(), c(-2)), c(3))), "(x/-2)/3");
 }
+
+/// Halide has no rule collapsing `let t = v in t`: the let is kept (also for the `.s`
+/// name of a peeled value).
+#[test]
+fn let_of_its_own_name_is_kept() {
+    let t = loopir::name("t");
+    let tv = Expr::var_i32(t.clone());
+    assert_eq!(s(ir::let_in(t.clone(), ir::min(x(), y()), tv.clone())), "let t = min(x, y) in t");
+    assert_eq!(s(ir::let_in(t, ir::add(ir::div(x(), y()), c(3)), tv)), "let t.s = (x/y) in (t.s + 3)");
+}

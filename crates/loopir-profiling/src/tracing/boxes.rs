@@ -57,7 +57,8 @@ pub struct BoundsCrateBoxes;
 
 impl BoxAnalysis for BoundsCrateBoxes {
     fn boxes_touched(&self, stmt: &Stmt, next_temp: u64) -> Result<HashMap<String, TouchedBox>, String> {
-        let options = loopir_bounds::Options { compat_purify: true, compat_float_mod: true };
+        let options =
+            loopir_bounds::Options { compat_purify: true, compat_float_mod: true, compat_conditions: true };
         let ctx = loopir_bounds::Ctx::with_options(options);
         ctx.seed_t(next_temp);
         let scope = loopir_bounds::Scope::new();
