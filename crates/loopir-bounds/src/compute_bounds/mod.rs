@@ -17,40 +17,24 @@
 //! Func), extern Funcs, explicit `bound`s, output constraints, fused (`compute_with`)
 //! loops.
 
-use std::collections::BTreeMap;
-
 use loopir::mutate::{Mutator, walk_stmt};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::FuncValueBounds;
+use crate::bounds_of_expr::bounds_of_expr_in_scope;
 use crate::boxes::{Region, merge_boxes};
-use crate::boxes_touched::{box_provided, boxes_required};
+use crate::boxes_touched::box_provided;
 use crate::ctx::Ctx;
-use crate::env::BoundsEnv;
+use crate::env::{BoundsEnv, parse_env_expr};
 use crate::error::BoundsError;
 use crate::interval::{Bound, Interval};
 use crate::ir;
 use crate::scope::Scope;
 
-/// One stage (`f.s0`) of a Func that is computed (has a produce block).
-struct Stage {
-    func: Name,
-    /// Pure argument names, in dimension order.
-    args: Vec<String>,
-    /// The values of the stage's Provide.
-    values: Vec<Expr>,
-    /// Boxes required of this stage, keyed by (consumer Func, consumer stage).
-    table: BTreeMap<(String, u32), Region>,
-    /// Indices of consumer stages.
-    consumers: Vec<usize>,
-}
+mod stages;
 
-impl Stage {
-    fn prefix(&self) -> String {
-        format!("{}.s0", self.func)
-    }
-}
+use stages::{Facts, Stage, build_stages, consumer_analysis};
 
 fn unsupported(what: impl Into<String>) -> BoundsError {
     BoundsError::Unsupported(what.into())
@@ -66,40 +50,12 @@ pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Res
             return Err(unsupported(format!("extern Func {name}")));
         }
     }
-    if env.outputs.iter().any(|o| !o.constraints.is_empty()) {
-        return Err(unsupported("output constraints"));
-    }
     let facts = Facts::collect(s);
-    if let Some(name) = facts.updated.first() {
-        return Err(unsupported(format!("update stages of {name}")));
-    }
     if facts.fused {
         return Err(unsupported("fused (compute_with) loops"));
     }
     let func_bounds = crate::func_value_bounds::func_value_bounds_from_text(ctx, s);
-    let mut stages = Vec::new();
-    for f in &env.order {
-        if !facts.produced.contains(f.as_str()) {
-            continue; // inlined or an input
-        }
-        let provides = facts.provides.get(f.as_str()).map_or(0, Vec::len);
-        if provides != 1 {
-            return Err(unsupported(format!("{provides} Provides to {f} (specializations)")));
-        }
-        let values = facts.provides.get(f.as_str()).and_then(|p| p.first()).cloned().unwrap_or_default();
-        let args = facts
-            .args
-            .get(f.as_str())
-            .cloned()
-            .ok_or_else(|| unsupported(format!("no pure arguments for {f}")))?;
-        stages.push(Stage {
-            func: loopir::name(f),
-            args,
-            values,
-            table: BTreeMap::new(),
-            consumers: Vec::new(),
-        });
-    }
+    let mut stages = build_stages(&facts, env)?;
     consumer_analysis(ctx, &mut stages, env, &func_bounds)?;
 
     let markers: Vec<Stmt> = ["add_image_checks_marker"]
@@ -115,89 +71,13 @@ pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Res
         func_bounds: &func_bounds,
         in_pipeline: Vec::new(),
         inner: vec![FxHashSet::default()],
+        lets_in_scope: FxHashMap::default(),
         error: None,
     };
     let out = pass.level(None, &body);
     match pass.error {
         Some(e) => Err(e),
         None => out,
-    }
-}
-
-/// What the text says about the Funcs (§2.3.3).
-#[derive(Default)]
-struct Facts {
-    produced: FxHashSet<String>,
-    provides: FxHashMap<String, Vec<Vec<Expr>>>,
-    args: FxHashMap<String, Vec<String>>,
-    updated: Vec<String>,
-    fused: bool,
-}
-
-impl Facts {
-    fn collect(s: &Stmt) -> Facts {
-        let mut f = Facts::default();
-        let mut stack = vec![s.clone()];
-        while let Some(st) = stack.pop() {
-            match st.kind() {
-                StmtKind::ProducerConsumer { name, is_producer: true, body } => {
-                    f.produced.insert(name.to_string());
-                    // Outputs: pure arguments from the leading `.loop_max` lets, reversed.
-                    let mut names = Vec::new();
-                    let mut cur = body.clone();
-                    while let StmtKind::LetStmt { name: ln, body: b, .. } = cur.kind() {
-                        let prefix = format!("{name}.s0.");
-                        if let Some(d) =
-                            ln.strip_prefix(prefix.as_str()).and_then(|r| r.strip_suffix(".loop_max"))
-                            && !d.contains('.')
-                        {
-                            names.push(d.to_owned());
-                        }
-                        let next = b.clone();
-                        cur = next;
-                    }
-                    names.reverse();
-                    f.args.entry(name.to_string()).or_insert(names);
-                    stack.push(body.clone());
-                }
-                StmtKind::Realize { name, bounds, body, .. } => {
-                    let dims = bounds
-                        .iter()
-                        .enumerate()
-                        .map(|(i, r)| {
-                            r.min
-                                .as_variable()
-                                .and_then(|v| v.strip_prefix(name.as_ref()))
-                                .and_then(|v| v.strip_prefix('.'))
-                                .and_then(|v| v.strip_suffix(".min_realized"))
-                                .map_or_else(|| format!("_{i}"), str::to_owned)
-                        })
-                        .collect();
-                    f.args.insert(name.to_string(), dims);
-                    stack.push(body.clone());
-                }
-                StmtKind::For { name, body, .. } => {
-                    if name.contains(".fused.") {
-                        f.fused = true;
-                    }
-                    if let Some((func, rest)) = name.split_once(".s")
-                        && rest.chars().next().is_some_and(|c| c.is_ascii_digit() && c != '0')
-                    {
-                        f.updated.push(func.to_owned());
-                    }
-                    stack.push(body.clone());
-                }
-                StmtKind::Provide { name, values, .. } => {
-                    f.provides.entry(name.to_string()).or_default().push(values.clone());
-                }
-                _ => {
-                    let mut children = Vec::new();
-                    collect_children(&st, &mut children);
-                    stack.extend(children);
-                }
-            }
-        }
-        f
     }
 }
 
@@ -222,88 +102,6 @@ fn collect_children(s: &Stmt, out: &mut Vec<Stmt>) {
     }
 }
 
-/// `select(c, t, f)` with a pure condition becomes `if_then_else(c, t, f)`, so that the
-/// untaken side need not be covered (§2.1.2).
-fn selects_to_if_then_else(e: &Expr) -> Expr {
-    let inner = ir::rebuild_with(e, selects_to_if_then_else);
-    match inner.kind() {
-        ExprKind::Select(c, t, f) if t.ty().is_scalar() && is_pure(c) => {
-            Expr::call(t.ty(), "if_then_else", vec![c.clone(), t.clone(), f.clone()], CallType::PureIntrinsic)
-        }
-        _ => inner,
-    }
-}
-
-fn is_pure(e: &Expr) -> bool {
-    let own = !matches!(
-        e.kind(),
-        ExprKind::Call { call_type: CallType::Extern | CallType::ExternCPlusPlus | CallType::Intrinsic, .. }
-    );
-    own && e.children().iter().all(|c| is_pure(c))
-}
-
-fn consumer_analysis(
-    ctx: &Ctx,
-    stages: &mut [Stage],
-    env: &BoundsEnv,
-    func_bounds: &FuncValueBounds,
-) -> Result<(), BoundsError> {
-    for c in 0..stages.len() {
-        let prefix = stages[c].prefix();
-        let mut scope: Scope<Interval> = Scope::new();
-        for d in &stages[c].args {
-            let v = format!("{prefix}.{d}");
-            let (lo, hi) =
-                (Expr::var_i32(format!("{v}.min").as_str()), Expr::var_i32(format!("{v}.max").as_str()));
-            let _ = scope.push(v.as_str(), Interval::new(lo, hi));
-        }
-        let mut boxes: FxHashMap<Name, Region> = FxHashMap::default();
-        for value in &stages[c].values.clone() {
-            let e = selects_to_if_then_else(value);
-            for (callee, mut b) in boxes_required(ctx, &e, &scope, func_bounds)? {
-                b.used = Some(ir::make_bool(true, 1));
-                match boxes.get_mut(&callee) {
-                    Some(existing) => merge_boxes(ctx, existing, &b)?,
-                    None => {
-                        boxes.insert(callee, b);
-                    }
-                }
-            }
-        }
-        let consumer_func = stages[c].func.clone();
-        for producer in stages[..c].iter_mut() {
-            let Some(b) = boxes.get(&producer.func) else { continue };
-            if b.bounds.is_empty() {
-                continue;
-            }
-            if let Some(k) = b.bounds.iter().position(|i| !i.is_bounded()) {
-                // Halide's message, two spaces after "definition" included.
-                return Err(BoundsError::UnboundedCall(format!(
-                    "The pure definition  of Function {consumer_func} calls function {} in an unbounded way in dimension {k}",
-                    producer.func
-                )));
-            }
-            let mut b = b.clone();
-            b.used = None;
-            producer.table.insert((consumer_func.to_string(), 0), b);
-            producer.consumers.push(c);
-        }
-    }
-    // Each output stage gets the output buffer's region under its own key.
-    for o in &env.outputs {
-        let Some(stage) = stages.iter_mut().find(|s| s.func.as_ref() == o.func) else { continue };
-        let bounds = (0..stage.args.len())
-            .map(|d| {
-                let min = Expr::var_i32(format!("{}.min.{d}", o.buffer).as_str());
-                let extent = Expr::var_i32(format!("{}.extent.{d}", o.buffer).as_str());
-                Interval::new(min.clone(), ir::sub(ir::add(min, extent), Expr::i32(1)))
-            })
-            .collect();
-        stage.table.insert((o.func.clone(), 0), Region::new(bounds));
-    }
-    Ok(())
-}
-
 struct Walk<'a> {
     ctx: &'a Ctx,
     stages: &'a [Stage],
@@ -312,6 +110,8 @@ struct Walk<'a> {
     in_pipeline: Vec<Name>,
     /// Inner productions of each enclosing loop level (innermost last).
     inner: Vec<FxHashSet<Name>>,
+    /// Names of the enclosing `let`s (peeled or visited), with multiplicity.
+    lets_in_scope: FxHashMap<Name, usize>,
     error: Option<BoundsError>,
 }
 
@@ -342,7 +142,28 @@ enum Peeled {
     If(Expr),
 }
 
+fn let_stmt(name: &str, value: Expr, body: Stmt) -> Stmt {
+    Stmt::let_stmt(name, value, body)
+}
+
+fn var(name: &str) -> Expr {
+    Expr::var_i32(name)
+}
+
 impl Walk<'_> {
+    fn enter_let(&mut self, name: &Name) {
+        *self.lets_in_scope.entry(name.clone()).or_default() += 1;
+    }
+
+    fn leave_let(&mut self, name: &Name) {
+        if let Some(n) = self.lets_in_scope.get_mut(name) {
+            *n -= 1;
+            if *n == 0 {
+                self.lets_in_scope.remove(name);
+            }
+        }
+    }
+
     /// One loop level (`None`: the synthetic root), with its body.
     fn level(&mut self, loop_name: Option<&Name>, body: &Stmt) -> Result<Stmt, BoundsError> {
         // 1. Peel lets and else-less ifs that do not depend on bounds symbols.
@@ -352,6 +173,7 @@ impl Walk<'_> {
             let next = match rest.kind() {
                 StmtKind::LetStmt { name, value, body } if !depends_on_bounds(value) => {
                     peeled.push(Peeled::Let(name.clone(), value.clone()));
+                    self.enter_let(name);
                     body.clone()
                 }
                 StmtKind::IfThenElse { condition, then_case, else_case: None }
@@ -364,22 +186,46 @@ impl Walk<'_> {
             };
             rest = next;
         }
+        let r = self.level_inner(loop_name, &rest);
+        for p in &peeled {
+            if let Peeled::Let(n, _) = p {
+                self.leave_let(n);
+            }
+        }
+        let mut new_body = r?;
+        // 9. Put the peeled lets and ifs back, outermost.
+        for p in peeled.into_iter().rev() {
+            new_body = match p {
+                Peeled::Let(n, v) => Stmt::let_stmt(n, v, new_body),
+                Peeled::If(c) => {
+                    Stmt::if_then_else(c, new_body, None).map_err(|e| BoundsError::IllTyped(e.to_string()))?
+                }
+            };
+        }
+        Ok(new_body)
+    }
+
+    /// Steps 2–8 of the loop walk on the body after peeling.
+    fn level_inner(&mut self, loop_name: Option<&Name>, rest: &Stmt) -> Result<Stmt, BoundsError> {
         // 2. A level whose remaining body is directly a loop defines nothing.
         let can_define =
             !matches!(rest.kind(), StmtKind::For { for_type, .. } if *for_type != ForType::Extern);
         // 3. The producing stage.
-        let producing = loop_name
-            .and_then(|l| self.stages.iter().position(|s| l.starts_with(&format!("{}.", s.prefix()))));
+        let producing = loop_name.and_then(|l| {
+            self.stages
+                .iter()
+                .position(|s| l.strip_prefix(s.prefix().as_str()).is_some_and(|r| r.starts_with('.')))
+        });
         // 4. Its production box, on the body before anything is inserted.
         let production = match producing {
             Some(p) if can_define => {
-                box_provided(self.ctx, &rest, &self.stages[p].func, &Scope::new(), self.func_bounds)?
+                box_provided(self.ctx, rest, &self.stages[p].func, &Scope::new(), self.func_bounds)?
             }
             _ => None,
         };
         // 5. Recurse with a fresh set of inner productions.
         self.inner.push(FxHashSet::default());
-        let mut new_body = self.mutate_stmt(&rest);
+        let mut new_body = self.mutate_stmt(rest);
         let inner = self.inner.pop().unwrap_or_default();
         if let Some(e) = self.error.take() {
             return Err(e);
@@ -414,22 +260,38 @@ impl Walk<'_> {
                             dim: d.clone(),
                         });
                     };
-                    let min_name = loopir::name(&format!("{prefix}.{d}.min"));
-                    let max_value =
-                        if i.is_single_point() { Expr::var_i32(min_name.clone()) } else { hi.clone() };
-                    new_body = Stmt::let_stmt(format!("{prefix}.{d}.max").as_str(), max_value, new_body);
-                    new_body = Stmt::let_stmt(min_name, lo.clone(), new_body);
+                    let min_name = format!("{prefix}.{d}.min");
+                    let max_value = if i.is_single_point() { var(&min_name) } else { hi.clone() };
+                    new_body = let_stmt(&format!("{prefix}.{d}.max"), max_value, new_body);
+                    new_body = let_stmt(&min_name, lo.clone(), new_body);
                 }
             }
-        }
-        // 9. Put the peeled lets and ifs back, outermost.
-        for p in peeled.into_iter().rev() {
-            new_body = match p {
-                Peeled::Let(n, v) => Stmt::let_stmt(n, v, new_body),
-                Peeled::If(c) => {
-                    Stmt::if_then_else(c, new_body, None).map_err(|e| BoundsError::IllTyped(e.to_string()))?
+            // 8. The producing stage's reduction variables, from the rewritten body.
+            if let Some(p) = producing {
+                let stage = &self.stages[p];
+                if stage.stage > 0 {
+                    let prefix = stage.prefix();
+                    for r in &stage.rvars {
+                        let v = format!("{prefix}.{}", r.name);
+                        let (min_name, max_name) = (format!("{v}.min"), format!("{v}.max"));
+                        let found = bounds_of_inner_var(self.ctx, &v, &new_body, self.func_bounds);
+                        let (lo, hi) = match found {
+                            Some((lo, hi)) => (ir::max(lo, var(&min_name)), ir::min(hi, var(&max_name))),
+                            None => {
+                                let guarded = format!("{v}.guarded");
+                                let val = if self.lets_in_scope.contains_key(guarded.as_str()) {
+                                    var(&guarded)
+                                } else {
+                                    var(&v)
+                                };
+                                (val.clone(), val)
+                            }
+                        };
+                        new_body = let_stmt(&min_name, lo, new_body);
+                        new_body = let_stmt(&max_name, hi, new_body);
+                    }
                 }
-            };
+            }
         }
         if let Some(parent) = self.inner.last_mut() {
             parent.extend(inner);
@@ -446,11 +308,11 @@ impl Walk<'_> {
         body: Stmt,
     ) -> Result<Stmt, BoundsError> {
         let stage = &self.stages[s];
+        let producing_key = producing.map(|p| (self.stages[p].func.as_ref(), self.stages[p].stage));
         let mut merged: Option<Region> = None;
-        for ((consumer, _), b) in &stage.table {
-            let consumer_stage = self.stages.iter().position(|st| st.func.as_ref() == consumer);
+        for ((consumer, k), b) in &stage.table {
             let relevant =
-                consumer_stage.is_some() && consumer_stage == producing || inner.contains(consumer.as_str());
+                producing_key == Some((consumer.as_str(), *k)) || inner.contains(consumer.as_str());
             if !relevant {
                 continue;
             }
@@ -459,20 +321,131 @@ impl Walk<'_> {
                 None => merged = Some(b.clone()),
             }
         }
-        let Some(region) = merged.filter(|r| !r.bounds.is_empty()) else { return Ok(body) };
         let prefix = stage.prefix();
         let mut out = body;
-        for (d, i) in stage.args.iter().zip(&region.bounds) {
-            let (Bound::Finite(lo), Bound::Finite(hi)) = (&i.min, &i.max) else {
-                return Err(BoundsError::Unbounded { func: stage.func.clone(), dim: d.clone() });
-            };
-            let max_name = loopir::name(&format!("{prefix}.{d}.max"));
-            let min_value = if i.is_single_point() { Expr::var_i32(max_name.clone()) } else { lo.clone() };
-            out = Stmt::let_stmt(format!("{prefix}.{d}.min").as_str(), min_value, out);
-            out = Stmt::let_stmt(max_name, hi.clone(), out);
+        if let Some(mut region) = merged.filter(|r| !r.bounds.is_empty()) {
+            // Pure-dimension sharing with the last stage.
+            if stage.stage < stage.last {
+                for (d, i) in region.bounds.iter_mut().enumerate() {
+                    if stage.always_pure.get(d).copied().unwrap_or(false) {
+                        let last = format!("{}.s{}.{}", stage.func, stage.last, stage.args[d]);
+                        *i = Interval::new(var(&format!("{last}.min")), var(&format!("{last}.max")));
+                    }
+                }
+            }
+            for (d, i) in stage.args.iter().zip(&region.bounds) {
+                let (Bound::Finite(lo), Bound::Finite(hi)) = (&i.min, &i.max) else {
+                    return Err(BoundsError::Unbounded { func: stage.func.clone(), dim: d.clone() });
+                };
+                let max_name = format!("{prefix}.{d}.max");
+                let min_value = if i.is_single_point() { var(&max_name) } else { lo.clone() };
+                out = let_stmt(&format!("{prefix}.{d}.min"), min_value, out);
+                out = let_stmt(&max_name, hi.clone(), out);
+            }
+        }
+        // Reduction variables, verbatim from the env.
+        if stage.stage > 0 {
+            for r in &stage.rvars {
+                let (min, extent) = (parse_env_expr(&r.min)?, parse_env_expr(&r.extent)?);
+                let v = format!("{prefix}.{}", r.name);
+                out = let_stmt(&format!("{v}.min"), min.clone(), out);
+                out = let_stmt(&format!("{v}.max"), ir::sub(ir::add(extent, min), Expr::i32(1)), out);
+            }
         }
         Ok(out)
     }
+}
+
+/// The range of `var` inside `s` (Halide's `bounds_of_inner_var`): the point of a let of
+/// that name or the range of a loop of that name, with the lets on the way kept as `Let`
+/// wrappers and the loops on the way eliminated by bounds analysis. `None` if not found or
+/// unbounded.
+fn bounds_of_inner_var(ctx: &Ctx, var: &str, s: &Stmt, fb: &FuncValueBounds) -> Option<(Expr, Expr)> {
+    enum Frame {
+        Let(Name, Expr),
+        Loop(Name, Expr, Expr),
+    }
+    // Depth-first search with an explicit stack (the body may be deep); the path of
+    // lets and loops to the first hit is rebuilt from parent links.
+    struct Node {
+        s: Stmt,
+        parent: Option<usize>,
+    }
+    let mut nodes = vec![Node { s: s.clone(), parent: None }];
+    let mut stack = vec![0usize];
+    let mut hit: Option<(usize, Expr, Expr)> = None;
+    while let Some(i) = stack.pop() {
+        let st = nodes[i].s.clone();
+        let mut children: Vec<Stmt> = Vec::new();
+        match st.kind() {
+            StmtKind::LetStmt { name, value, body } => {
+                if name.as_ref() == var {
+                    hit = Some((i, value.clone(), value.clone()));
+                    break;
+                }
+                children.push(body.clone());
+            }
+            StmtKind::For { name, min, max, body, .. } => {
+                if name.as_ref() == var {
+                    hit = Some((i, min.clone(), max.clone()));
+                    break;
+                }
+                children.push(body.clone());
+            }
+            // The var is most likely at the end of a block: search the last part first.
+            StmtKind::Block(v) => children.extend(v.iter().cloned()),
+            _ => collect_children(&st, &mut children),
+        }
+        let is_block = matches!(st.kind(), StmtKind::Block(_));
+        // Push so that the first child to search is popped first.
+        let order: Vec<Stmt> = if is_block { children } else { children.into_iter().rev().collect() };
+        for c in order {
+            nodes.push(Node { s: c, parent: Some(i) });
+            stack.push(nodes.len() - 1);
+        }
+    }
+    let (i, mut lo, mut hi) = hit?;
+    let mut frames = Vec::new();
+    let mut cur = nodes[i].parent;
+    while let Some(j) = cur {
+        match nodes[j].s.kind() {
+            StmtKind::LetStmt { name, value, .. } => frames.push(Frame::Let(name.clone(), value.clone())),
+            StmtKind::For { name, min, max, .. } => {
+                frames.push(Frame::Loop(name.clone(), min.clone(), max.clone()))
+            }
+            _ => {}
+        }
+        cur = nodes[j].parent;
+    }
+    for f in frames {
+        match f {
+            Frame::Let(name, value) => {
+                if ir::mentions_var(&lo, &name) {
+                    lo = Expr::let_in(name.clone(), value.clone(), lo);
+                }
+                if ir::mentions_var(&hi, &name) {
+                    hi = Expr::let_in(name, value, hi);
+                }
+            }
+            Frame::Loop(name, min, max) => {
+                let mut scope = Scope::new();
+                let _ = scope.push(name.as_ref(), Interval::new(min, max));
+                if ir::mentions_var(&lo, &name) {
+                    match bounds_of_expr_in_scope(ctx, &lo, &scope, fb, false).min {
+                        Bound::Finite(e) => lo = e,
+                        _ => return None,
+                    }
+                }
+                if ir::mentions_var(&hi, &name) {
+                    match bounds_of_expr_in_scope(ctx, &hi, &scope, fb, false).max {
+                        Bound::Finite(e) => hi = e,
+                        _ => return None,
+                    }
+                }
+            }
+        }
+    }
+    Some((lo, hi))
 }
 
 impl Mutator for Walk<'_> {
@@ -512,6 +485,12 @@ impl Mutator for Walk<'_> {
                 self.in_pipeline.push(name.clone());
                 let r = walk_stmt(self, s);
                 self.in_pipeline.pop();
+                r
+            }
+            StmtKind::LetStmt { name, .. } => {
+                self.enter_let(name);
+                let r = walk_stmt(self, s);
+                self.leave_let(name);
                 r
             }
             _ => walk_stmt(self, s),

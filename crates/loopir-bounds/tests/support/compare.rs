@@ -258,6 +258,23 @@ impl Eval<'_> {
                         self.eval(&args[2])?
                     }
                 }
+                ("shift_left" | "shift_right" | "bitwise_and" | "bitwise_or" | "bitwise_xor", _)
+                    if args.len() == 2 =>
+                {
+                    let (a, b) = (self.eval(&args[0])?.int()?, self.eval(&args[1])?.int()?);
+                    let left = |a: i64, b: i64| if b >= 64 { 0 } else { a.wrapping_shl(b as u32) };
+                    let right = |a: i64, b: i64| if b >= 64 { a >> 63 } else { a >> b };
+                    let r = match name.as_ref() {
+                        "shift_left" if b >= 0 => left(a, b),
+                        "shift_left" => right(a, -b),
+                        "shift_right" if b >= 0 => right(a, b),
+                        "shift_right" => left(a, -b),
+                        "bitwise_and" => a & b,
+                        "bitwise_or" => a | b,
+                        _ => a ^ b,
+                    };
+                    V::I(wrap(ty, r))
+                }
                 ("abs", _) if args.len() == 1 => match self.eval(&args[0])? {
                     V::I(i) => V::I(wrap(ty, i.wrapping_abs())),
                     V::F(f) => V::F(f.abs()),

@@ -1,0 +1,439 @@
+//! The stage list read from the text (spec §2.3.3, §2.3.4) and the consumer analysis
+//! (§2.1.3).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::bounds_of_expr::FuncValueBounds;
+use crate::boxes::{Region, merge_boxes};
+use crate::boxes_touched::boxes_required;
+use crate::ctx::Ctx;
+use crate::env::{BoundsEnv, RVar, parse_env_expr};
+use crate::error::BoundsError;
+use crate::interval::Interval;
+use crate::ir;
+use crate::scope::Scope;
+
+use super::unsupported;
+
+/// One stage (`f.s<k>`) of a Func that is computed (has a produce block).
+pub(super) struct Stage {
+    /// The Func.
+    pub func: Name,
+    /// The stage number (0: pure definition).
+    pub stage: u32,
+    /// The number of update stages of the Func.
+    pub last: u32,
+    /// Pure argument names, in dimension order.
+    pub args: Vec<String>,
+    /// Reduction variables of an update stage, in name order.
+    pub rvars: Vec<RVar>,
+    /// The stage's expressions whose call sites must be covered (§2.1.2).
+    pub exprs: Vec<Expr>,
+    /// Per dimension: the argument is the pure variable in every update (§2.1.5 step 2).
+    pub always_pure: Vec<bool>,
+    /// Boxes required of this stage, keyed by (consumer Func, consumer stage).
+    pub table: BTreeMap<(String, u32), Region>,
+    /// Indices of consumer stages.
+    pub consumers: Vec<usize>,
+}
+
+impl Stage {
+    /// `f.s<k>`.
+    pub fn prefix(&self) -> String {
+        format!("{}.s{}", self.func, self.stage)
+    }
+}
+
+/// A Provide found in the text.
+struct ProvideFact {
+    /// The stage, from the innermost enclosing loop of the Func (None: loop-less).
+    stage: Option<u32>,
+    args: Vec<Expr>,
+    values: Vec<Expr>,
+    /// Enclosing else-less ifs inside the produce block whose condition is not `likely`,
+    /// outermost first (RDom predicates, §2.3.3).
+    conds: Vec<Expr>,
+}
+
+/// A persistent list of conditions (shared tails keep the walk linear).
+struct CondList {
+    cond: Expr,
+    parent: Option<Rc<CondList>>,
+}
+
+fn cond_vec(list: &Option<Rc<CondList>>) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut cur = list.clone();
+    while let Some(node) = cur {
+        out.push(node.cond.clone());
+        cur = node.parent.clone();
+    }
+    out.reverse();
+    out
+}
+
+/// What the text says about the Funcs (§2.3.3).
+#[derive(Default)]
+pub(super) struct Facts {
+    pub produced: FxHashSet<String>,
+    provides: FxHashMap<String, Vec<ProvideFact>>,
+    pub args: FxHashMap<String, Vec<String>>,
+    /// The largest stage number seen in names inside `produce f`.
+    max_stage: FxHashMap<String, u32>,
+    pub fused: bool,
+}
+
+/// `<f>.s<k>.…` → k.
+fn stage_of(name: &str, func: &str) -> Option<u32> {
+    let rest = name.strip_prefix(func)?.strip_prefix(".s")?;
+    let (digits, _) = rest.split_once('.')?;
+    digits.parse().ok()
+}
+
+struct Item {
+    s: Stmt,
+    produce: Option<Name>,
+    innermost_loop: Option<Name>,
+    conds: Option<Rc<CondList>>,
+}
+
+impl Facts {
+    pub fn collect(s: &Stmt) -> Facts {
+        let mut f = Facts::default();
+        let mut stack = vec![Item { s: s.clone(), produce: None, innermost_loop: None, conds: None }];
+        while let Some(Item { s: st, produce, innermost_loop, conds }) = stack.pop() {
+            let mut push =
+                |s: &Stmt, produce: &Option<Name>, lp: &Option<Name>, conds: &Option<Rc<CondList>>| {
+                    stack.push(Item {
+                        s: s.clone(),
+                        produce: produce.clone(),
+                        innermost_loop: lp.clone(),
+                        conds: conds.clone(),
+                    })
+                };
+            if let Some(p) = &produce {
+                let named = match st.kind() {
+                    StmtKind::LetStmt { name, .. } | StmtKind::For { name, .. } => stage_of(name, p),
+                    _ => None,
+                };
+                if let Some(k) = named {
+                    let m = f.max_stage.entry(p.to_string()).or_default();
+                    *m = (*m).max(k);
+                }
+            }
+            match st.kind() {
+                StmtKind::ProducerConsumer { name, is_producer: true, body } => {
+                    f.produced.insert(name.to_string());
+                    // Outputs: pure arguments from the leading `.loop_max` lets, reversed.
+                    let mut names = Vec::new();
+                    let mut cur = body.clone();
+                    let prefix = format!("{name}.s0.");
+                    while let StmtKind::LetStmt { name: ln, body: b, .. } = cur.kind() {
+                        if let Some(d) =
+                            ln.strip_prefix(prefix.as_str()).and_then(|r| r.strip_suffix(".loop_max"))
+                            && !d.contains('.')
+                        {
+                            names.push(d.to_owned());
+                        }
+                        let next = b.clone();
+                        cur = next;
+                    }
+                    names.reverse();
+                    f.args.entry(name.to_string()).or_insert(names);
+                    push(body, &Some(name.clone()), &None, &None);
+                }
+                StmtKind::Realize { name, bounds, body, .. } => {
+                    let dims = bounds
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| {
+                            r.min
+                                .as_variable()
+                                .and_then(|v| v.strip_prefix(name.as_ref()))
+                                .and_then(|v| v.strip_prefix('.'))
+                                .and_then(|v| v.strip_suffix(".min_realized"))
+                                .map_or_else(|| format!("_{i}"), str::to_owned)
+                        })
+                        .collect();
+                    f.args.insert(name.to_string(), dims);
+                    push(body, &produce, &innermost_loop, &conds);
+                }
+                StmtKind::For { name, body, .. } => {
+                    if name.contains(".fused.") {
+                        f.fused = true;
+                    }
+                    push(body, &produce, &Some(name.clone()), &conds);
+                }
+                StmtKind::IfThenElse { condition, then_case, else_case } => {
+                    let is_likely =
+                        matches!(condition.kind(), ExprKind::Call { name, .. } if name.as_ref() == "likely");
+                    match else_case {
+                        None if produce.is_some() && !is_likely => {
+                            let c =
+                                Some(Rc::new(CondList { cond: condition.clone(), parent: conds.clone() }));
+                            push(then_case, &produce, &innermost_loop, &c);
+                        }
+                        _ => {
+                            push(then_case, &produce, &innermost_loop, &conds);
+                            if let Some(e) = else_case {
+                                push(e, &produce, &innermost_loop, &conds);
+                            }
+                        }
+                    }
+                }
+                StmtKind::Provide { name, values, args, .. } => {
+                    let stage = innermost_loop.as_deref().and_then(|l| stage_of(l, name));
+                    f.provides.entry(name.to_string()).or_default().push(ProvideFact {
+                        stage,
+                        args: args.clone(),
+                        values: values.clone(),
+                        conds: cond_vec(&conds),
+                    });
+                }
+                _ => {
+                    let mut children = Vec::new();
+                    super::collect_children(&st, &mut children);
+                    // Reverse so that the stack pops children in program order.
+                    for c in children.iter().rev() {
+                        push(c, &produce, &innermost_loop, &conds);
+                    }
+                }
+            }
+        }
+        f
+    }
+}
+
+/// `select(c, t, f)` with a pure condition becomes `if_then_else(c, t, f)`, so that the
+/// untaken side need not be covered (§2.1.2).
+fn selects_to_if_then_else(e: &Expr) -> Expr {
+    let inner = ir::rebuild_with(e, selects_to_if_then_else);
+    match inner.kind() {
+        ExprKind::Select(c, t, f) if t.ty().is_scalar() && is_pure(c) => {
+            Expr::call(t.ty(), "if_then_else", vec![c.clone(), t.clone(), f.clone()], CallType::PureIntrinsic)
+        }
+        _ => inner,
+    }
+}
+
+fn is_pure(e: &Expr) -> bool {
+    let own = !matches!(
+        e.kind(),
+        ExprKind::Call { call_type: CallType::Extern | CallType::ExternCPlusPlus | CallType::Intrinsic, .. }
+    );
+    own && e.children().iter().all(|c| is_pure(c))
+}
+
+/// Replaces every sub-expression structurally equal to a pattern by its replacement.
+fn replace_exprs(e: &Expr, replacements: &[(Expr, Expr)]) -> Expr {
+    if replacements.is_empty() {
+        return e.clone();
+    }
+    if let Some((_, r)) = replacements.iter().find(|(pat, _)| ir::equal(pat, e)) {
+        return r.clone();
+    }
+    ir::rebuild_with(e, |c| replace_exprs(c, replacements))
+}
+
+/// Builds the stage list in realization order (§2.3.3, §2.3.4).
+pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>, BoundsError> {
+    let mut stages = Vec::new();
+    for f in &env.order {
+        if !facts.produced.contains(f.as_str()) {
+            continue; // inlined or an input
+        }
+        let args = facts
+            .args
+            .get(f.as_str())
+            .cloned()
+            .ok_or_else(|| unsupported(format!("no pure arguments for {f}")))?;
+        let empty = Vec::new();
+        let provides = facts.provides.get(f.as_str()).unwrap_or(&empty);
+        let loopless = provides.iter().filter(|p| p.stage.is_none()).count();
+        if loopless > 0 && (loopless != provides.len() || loopless > 1) {
+            return Err(unsupported(format!("loop-less update stages of {f}")));
+        }
+        let last = facts.max_stage.get(f.as_str()).copied().unwrap_or(0);
+        let func_env = env.funcs.get(f.as_str());
+        let mut per_stage: Vec<Option<&ProvideFact>> = vec![None; last as usize + 1];
+        for p in provides {
+            let k = p.stage.unwrap_or(0) as usize;
+            let Some(slot) = per_stage.get_mut(k) else {
+                return Err(unsupported(format!("Provide to {f} outside its stages")));
+            };
+            if let Some(prev) = slot {
+                // The same definition produced at several places (a Func with an update
+                // scheduled inline is computed within each consumer) is one definition.
+                let same = |a: &[Expr], b: &[Expr]| {
+                    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| ir::equal(x, y))
+                };
+                if same(&prev.args, &p.args) && same(&prev.values, &p.values) && same(&prev.conds, &p.conds) {
+                    continue;
+                }
+                return Err(unsupported(format!("specializations of {f}.s{k}")));
+            }
+            *slot = Some(p);
+        }
+        // Dimensions that are the pure variable in every update.
+        let always_pure: Vec<bool> = (0..args.len())
+            .map(|d| {
+                per_stage.iter().enumerate().skip(1).all(|(k, p)| {
+                    p.and_then(|p| p.args.get(d)).and_then(|a| a.as_variable()).is_some_and(|v| {
+                        let pure = format!("{f}.s{k}.{}", args[d]);
+                        v.as_ref() == pure || v.strip_suffix(".guarded") == Some(pure.as_str())
+                    })
+                })
+            })
+            .collect();
+        for (k, p) in per_stage.iter().enumerate() {
+            let Some(p) = p else {
+                return Err(unsupported(format!("no Provide for stage {f}.s{k}")));
+            };
+            let mut rvars = Vec::new();
+            let mut predicates = Vec::new();
+            if k > 0 {
+                let update = func_env.and_then(|fe| fe.updates.get(k - 1));
+                if let Some(u) = update {
+                    rvars = u.rvars.clone();
+                    rvars.sort_by(|a, b| a.name.cmp(&b.name));
+                    for text in &u.predicates {
+                        predicates.push(parse_env_expr(text)?);
+                    }
+                }
+                if predicates.is_empty() {
+                    predicates = p.conds.clone();
+                }
+            } else if !p.conds.is_empty() {
+                return Err(unsupported(format!("conditional pure definition of {f}")));
+            }
+            let mut exprs = Vec::new();
+            if k > 0 {
+                exprs.extend(p.args.iter().cloned());
+            }
+            // The pure definition's left-hand side is its pure variables; where the text's
+            // Provide has a fused or split expression in their place, that expression
+            // stands for the variable in the values too.
+            let mut replacements = Vec::new();
+            if k == 0 {
+                for (d, a) in p.args.iter().enumerate() {
+                    let pure = format!("{f}.s0.{}", args.get(d).map_or("", String::as_str));
+                    if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !ir::is_const(a) {
+                        replacements.push((a.clone(), Expr::var_i32(pure.as_str())));
+                    }
+                }
+            }
+            if func_env.is_some_and(|fe| fe.r#extern.is_some()) {
+                return Err(unsupported(format!("extern Func {f}")));
+            }
+            exprs.extend(p.values.iter().map(|v| replace_exprs(v, &replacements)));
+            let exprs = exprs
+                .into_iter()
+                .map(|e| {
+                    let wrapped = predicates.iter().fold(e, |acc, pred| {
+                        let likely =
+                            Expr::call(pred.ty(), "likely", vec![pred.clone()], CallType::PureIntrinsic);
+                        Expr::call(acc.ty(), "if_then_else", vec![likely, acc], CallType::PureIntrinsic)
+                    });
+                    selects_to_if_then_else(&wrapped)
+                })
+                .collect();
+            stages.push(Stage {
+                func: loopir::name(f),
+                stage: k as u32,
+                last,
+                args: args.clone(),
+                rvars,
+                exprs,
+                always_pure: always_pure.clone(),
+                table: BTreeMap::new(),
+                consumers: Vec::new(),
+            });
+        }
+    }
+    Ok(stages)
+}
+
+/// The consumer analysis and the output boxes (§2.1.3).
+pub(super) fn consumer_analysis(
+    ctx: &Ctx,
+    stages: &mut [Stage],
+    env: &BoundsEnv,
+    func_bounds: &FuncValueBounds,
+) -> Result<(), BoundsError> {
+    for c in 0..stages.len() {
+        let prefix = stages[c].prefix();
+        let mut scope: Scope<Interval> = Scope::new();
+        let vars = stages[c].args.iter().chain(stages[c].rvars.iter().map(|r| &r.name));
+        for d in vars {
+            let v = format!("{prefix}.{d}");
+            let i = Interval::new(
+                Expr::var_i32(format!("{v}.min").as_str()),
+                Expr::var_i32(format!("{v}.max").as_str()),
+            );
+            let _ = scope.push(format!("{v}.guarded").as_str(), i.clone());
+            let _ = scope.push(v.as_str(), i);
+        }
+        let mut boxes: FxHashMap<Name, Region> = FxHashMap::default();
+        for e in &stages[c].exprs {
+            for (callee, mut b) in boxes_required(ctx, e, &scope, func_bounds)? {
+                b.used = Some(ir::make_bool(true, 1));
+                match boxes.get_mut(&callee) {
+                    Some(existing) => merge_boxes(ctx, existing, &b)?,
+                    None => {
+                        boxes.insert(callee, b);
+                    }
+                }
+            }
+        }
+        let consumer_func = stages[c].func.clone();
+        let consumer_stage = stages[c].stage;
+        for producer in stages[..c].iter_mut() {
+            let Some(b) = boxes.get(&producer.func) else { continue };
+            if b.bounds.is_empty() {
+                continue;
+            }
+            if let Some(k) = b.bounds.iter().position(|i| !i.is_bounded()) {
+                let which = if consumer_stage == 0 {
+                    // Halide's message, two spaces after "definition" included.
+                    "The pure definition ".to_owned()
+                } else {
+                    format!("Update definition number {}", consumer_stage - 1)
+                };
+                return Err(BoundsError::UnboundedCall(format!(
+                    "{which} of Function {consumer_func} calls function {} in an unbounded way in dimension {k}",
+                    producer.func
+                )));
+            }
+            let mut b = b.clone();
+            b.used = None;
+            producer.table.insert((consumer_func.to_string(), consumer_stage), b);
+            producer.consumers.push(c);
+        }
+    }
+    // Each stage of an output gets the output buffer's region under its own key.
+    for o in &env.outputs {
+        let Some(stage) = stages.iter().find(|s| s.func.as_ref() == o.func) else { continue };
+        let dims = stage.args.len();
+        let mut bounds = Vec::with_capacity(dims);
+        for d in 0..dims {
+            let constraint = o.constraints.get(d);
+            let min = match constraint.and_then(|c| c.min.as_deref()) {
+                Some(t) => parse_env_expr(t)?,
+                None => Expr::var_i32(format!("{}.min.{d}", o.buffer).as_str()),
+            };
+            let extent = match constraint.and_then(|c| c.extent.as_deref()) {
+                Some(t) => parse_env_expr(t)?,
+                None => Expr::var_i32(format!("{}.extent.{d}", o.buffer).as_str()),
+            };
+            bounds.push(Interval::new(min.clone(), ir::sub(ir::add(min, extent), Expr::i32(1))));
+        }
+        for stage in stages.iter_mut().filter(|s| s.func.as_ref() == o.func) {
+            stage.table.insert((o.func.clone(), stage.stage), Region::new(bounds.clone()));
+        }
+    }
+    Ok(())
+}
