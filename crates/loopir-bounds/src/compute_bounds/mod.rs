@@ -43,9 +43,6 @@ fn unsupported(what: impl Into<String>) -> BoundsError {
 /// Runs computation bounds inference on `s` (see the module docs).
 pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
     for (name, f) in &env.funcs {
-        if !f.bounds.is_empty() {
-            return Err(unsupported(format!("explicit bounds on {name}")));
-        }
         if f.r#extern.is_some() {
             return Err(unsupported(format!("extern Func {name}")));
         }
@@ -245,7 +242,7 @@ impl Walk<'_> {
                     for &c in &stage.consumers {
                         needed[c] = true;
                     }
-                    new_body = self.define_bounds(i, producing, &inner, new_body)?;
+                    new_body = self.define_bounds(i, loop_name, producing, &inner, new_body)?;
                 }
             }
             // 7. The production box, if something is produced inside this level.
@@ -303,6 +300,7 @@ impl Walk<'_> {
     fn define_bounds(
         &self,
         s: usize,
+        loop_name: Option<&Name>,
         producing: Option<usize>,
         inner: &FxHashSet<Name>,
         body: Stmt,
@@ -323,6 +321,10 @@ impl Walk<'_> {
         }
         let prefix = stage.prefix();
         let mut out = body;
+        // Explicit bounds, unless the Func is in pipeline here.
+        if !self.in_pipeline.contains(&stage.func) {
+            out = self.explicit_bounds(stage, loop_name, out);
+        }
         if let Some(mut region) = merged.filter(|r| !r.bounds.is_empty()) {
             // Pure-dimension sharing with the last stage.
             if stage.stage < stage.last {
@@ -354,6 +356,84 @@ impl Walk<'_> {
         }
         Ok(out)
     }
+}
+
+impl Walk<'_> {
+    /// The explicit-bound lets of `stage` at loop `loop_name` (§2.1.5 step 4), each bound
+    /// wrapping the previous.
+    fn explicit_bounds(&self, stage: &Stage, loop_name: Option<&Name>, body: Stmt) -> Stmt {
+        let prefix = stage.prefix();
+        let mut s = body;
+        for b in &stage.explicit {
+            let (min_var, max_var) = (format!("{prefix}.{}.min", b.var), format!("{prefix}.{}.max", b.var));
+            let (m, big_m) = (var(&min_var), var(&max_var));
+            if let Some(extent) = &b.extent {
+                let applies = b.min.is_some()
+                    || stage.compute_level.is_none()
+                    || (level_matches(stage.compute_level.as_deref(), loop_name)
+                        && level_matches(stage.store_level.as_deref(), loop_name));
+                if applies {
+                    let bmin = b.min.clone().unwrap_or_else(|| m.clone());
+                    s = let_stmt(&min_var, bmin.clone(), s);
+                    s = let_stmt(&max_var, ir::sub(ir::add(bmin, extent.clone()), Expr::i32(1)), s);
+                }
+                s = let_stmt(&format!("{min_var}_unbounded"), m.clone(), s);
+                s = let_stmt(&format!("{max_var}_unbounded"), big_m.clone(), s);
+            }
+            if let Some(modulus) = &b.modulus {
+                let (lo, hi) = match &b.remainder {
+                    Some(r) => {
+                        let lo = ir::add(
+                            ir::mul(ir::div(ir::sub(m.clone(), r.clone()), modulus.clone()), modulus.clone()),
+                            r.clone(),
+                        );
+                        let plus_one = ir::sub(ir::add(big_m.clone(), Expr::i32(1)), r.clone());
+                        let rounded = ir::mul(
+                            ir::div(
+                                ir::sub(ir::add(plus_one, modulus.clone()), Expr::i32(1)),
+                                modulus.clone(),
+                            ),
+                            modulus.clone(),
+                        );
+                        (lo, ir::sub(ir::add(rounded, r.clone()), Expr::i32(1)))
+                    }
+                    None => {
+                        let empty = Scope::new();
+                        let extent = ir::add(ir::sub(big_m.clone(), m.clone()), Expr::i32(1));
+                        let extent = crate::simplify::simplify(
+                            self.ctx,
+                            &ir::mul(
+                                ir::div(
+                                    ir::sub(ir::add(extent, modulus.clone()), Expr::i32(1)),
+                                    modulus.clone(),
+                                ),
+                                modulus.clone(),
+                            ),
+                            &empty,
+                        );
+                        let hi = crate::simplify::simplify(
+                            self.ctx,
+                            &ir::sub(ir::add(m.clone(), extent), Expr::i32(1)),
+                            &empty,
+                        );
+                        (m.clone(), hi)
+                    }
+                };
+                s = let_stmt(&min_var, lo, s);
+                s = let_stmt(&max_var, hi, s);
+            }
+        }
+        s
+    }
+}
+
+/// Halide's loop-level match of a compute or store level (a loop name) against loop `l`:
+/// `l` starts with the level's Func and ends with the level's last name component.
+fn level_matches(level: Option<&str>, l: Option<&Name>) -> bool {
+    let (Some(level), Some(l)) = (level, l) else { return false };
+    let Some((func, _)) = level.split_once(".s") else { return false };
+    let last = level.rsplit('.').next().unwrap_or(level);
+    l.starts_with(&format!("{func}.")) && l.ends_with(&format!(".{last}"))
 }
 
 /// The range of `var` inside `s` (Halide's `bounds_of_inner_var`): the point of a let of

@@ -39,6 +39,26 @@ pub(super) struct Stage {
     pub table: BTreeMap<(String, u32), Region>,
     /// Indices of consumer stages.
     pub consumers: Vec<usize>,
+    /// Explicit bounds of the Func's schedule, in schedule order.
+    pub explicit: Vec<ParsedBound>,
+    /// The loop enclosing the Func's production (None: computed at the root).
+    pub compute_level: Option<Name>,
+    /// The loop enclosing the Func's storage (None: stored at the root).
+    pub store_level: Option<Name>,
+}
+
+/// An explicit bound with its expressions parsed.
+pub(super) struct ParsedBound {
+    /// The pure variable.
+    pub var: String,
+    /// Min.
+    pub min: Option<Expr>,
+    /// Extent.
+    pub extent: Option<Expr>,
+    /// Alignment modulus.
+    pub modulus: Option<Expr>,
+    /// Alignment remainder.
+    pub remainder: Option<Expr>,
 }
 
 impl Stage {
@@ -85,6 +105,10 @@ pub(super) struct Facts {
     /// The largest stage number seen in names inside `produce f`.
     max_stage: FxHashMap<String, u32>,
     pub fused: bool,
+    /// Innermost loop enclosing `produce f` (None: the root).
+    pub compute_level: FxHashMap<String, Option<Name>>,
+    /// Innermost loop enclosing `hoisted_storage (f)`, else `realize f` (None: the root).
+    pub store_level: FxHashMap<String, Option<Name>>,
 }
 
 /// `<f>.s<k>.…` → k.
@@ -97,21 +121,30 @@ fn stage_of(name: &str, func: &str) -> Option<u32> {
 struct Item {
     s: Stmt,
     produce: Option<Name>,
+    /// Innermost loop since the enclosing produce block.
     innermost_loop: Option<Name>,
+    /// Innermost enclosing loop of any Func.
+    enclosing: Option<Name>,
     conds: Option<Rc<CondList>>,
 }
 
 impl Facts {
     pub fn collect(s: &Stmt) -> Facts {
         let mut f = Facts::default();
-        let mut stack = vec![Item { s: s.clone(), produce: None, innermost_loop: None, conds: None }];
-        while let Some(Item { s: st, produce, innermost_loop, conds }) = stack.pop() {
+        let mut stack =
+            vec![Item { s: s.clone(), produce: None, innermost_loop: None, enclosing: None, conds: None }];
+        while let Some(Item { s: st, produce, innermost_loop, enclosing, conds }) = stack.pop() {
+            let mut enclosing_for_children = enclosing.clone();
+            if let StmtKind::For { name, .. } = st.kind() {
+                enclosing_for_children = Some(name.clone());
+            }
             let mut push =
                 |s: &Stmt, produce: &Option<Name>, lp: &Option<Name>, conds: &Option<Rc<CondList>>| {
                     stack.push(Item {
                         s: s.clone(),
                         produce: produce.clone(),
                         innermost_loop: lp.clone(),
+                        enclosing: enclosing_for_children.clone(),
                         conds: conds.clone(),
                     })
                 };
@@ -128,6 +161,7 @@ impl Facts {
             match st.kind() {
                 StmtKind::ProducerConsumer { name, is_producer: true, body } => {
                     f.produced.insert(name.to_string());
+                    f.compute_level.entry(name.to_string()).or_insert_with(|| enclosing.clone());
                     // Outputs: pure arguments from the leading `.loop_max` lets, reversed.
                     let mut names = Vec::new();
                     let mut cur = body.clone();
@@ -160,6 +194,7 @@ impl Facts {
                         })
                         .collect();
                     f.args.insert(name.to_string(), dims);
+                    f.store_level.entry(name.to_string()).or_insert_with(|| enclosing.clone());
                     push(body, &produce, &innermost_loop, &conds);
                 }
                 StmtKind::For { name, body, .. } => {
@@ -184,6 +219,11 @@ impl Facts {
                             }
                         }
                     }
+                }
+                StmtKind::HoistedStorage { name: Some(name), body } => {
+                    // Hoisted storage takes precedence over the realize node inside it.
+                    f.store_level.insert(name.to_string(), enclosing.clone());
+                    push(body, &produce, &innermost_loop, &conds);
                 }
                 StmtKind::Provide { name, values, args, .. } => {
                     let stage = innermost_loop.as_deref().and_then(|l| stage_of(l, name));
@@ -246,11 +286,16 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
         if !facts.produced.contains(f.as_str()) {
             continue; // inlined or an input
         }
-        let args = facts
-            .args
-            .get(f.as_str())
-            .cloned()
-            .ok_or_else(|| unsupported(format!("no pure arguments for {f}")))?;
+        // The env's argument names are authoritative; the text's (realize node, leading
+        // loop lets of an output) are the fallback.
+        let args = match env.funcs.get(f.as_str()).map(|fe| &fe.args) {
+            Some(a) if !a.is_empty() => a.clone(),
+            _ => facts
+                .args
+                .get(f.as_str())
+                .cloned()
+                .ok_or_else(|| unsupported(format!("no pure arguments for {f}")))?,
+        };
         let empty = Vec::new();
         let provides = facts.provides.get(f.as_str()).unwrap_or(&empty);
         let loopless = provides.iter().filter(|p| p.stage.is_none()).count();
@@ -259,6 +304,17 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
         }
         let last = facts.max_stage.get(f.as_str()).copied().unwrap_or(0);
         let func_env = env.funcs.get(f.as_str());
+        let parse = |t: &Option<String>| t.as_deref().map(parse_env_expr).transpose();
+        let mut explicit = Vec::new();
+        for b in func_env.map_or(&[][..], |fe| fe.bounds.as_slice()) {
+            explicit.push(ParsedBound {
+                var: b.var.clone(),
+                min: parse(&b.min)?,
+                extent: parse(&b.extent)?,
+                modulus: parse(&b.modulus)?,
+                remainder: parse(&b.remainder)?,
+            });
+        }
         let mut per_stage: Vec<Option<&ProvideFact>> = vec![None; last as usize + 1];
         for p in provides {
             let k = p.stage.unwrap_or(0) as usize;
@@ -289,6 +345,7 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
                 })
             })
             .collect();
+        let first = stages.len();
         for (k, p) in per_stage.iter().enumerate() {
             let Some(p) = p else {
                 return Err(unsupported(format!("no Provide for stage {f}.s{k}")));
@@ -351,7 +408,22 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
                 always_pure: always_pure.clone(),
                 table: BTreeMap::new(),
                 consumers: Vec::new(),
+                explicit: Vec::new(),
+                compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
+                store_level: facts.store_level.get(f.as_str()).cloned().flatten(),
             });
+        }
+        for st in &mut stages[first..] {
+            st.explicit = explicit
+                .iter()
+                .map(|b| ParsedBound {
+                    var: b.var.clone(),
+                    min: b.min.clone(),
+                    extent: b.extent.clone(),
+                    modulus: b.modulus.clone(),
+                    remainder: b.remainder.clone(),
+                })
+                .collect();
         }
     }
     Ok(stages)
