@@ -48,9 +48,6 @@ pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Res
         }
     }
     let facts = Facts::collect(s);
-    if facts.fused {
-        return Err(unsupported("fused (compute_with) loops"));
-    }
     let func_bounds = crate::func_value_bounds::func_value_bounds_from_text(ctx, s);
     let mut stages = build_stages(&facts, env)?;
     consumer_analysis(ctx, &mut stages, env, &func_bounds)?;
@@ -213,12 +210,29 @@ impl Walk<'_> {
                 .iter()
                 .position(|s| l.strip_prefix(s.prefix().as_str()).is_some_and(|r| r.starts_with('.')))
         });
-        // 4. Its production box, on the body before anything is inserted.
-        let production = match producing {
-            Some(p) if can_define => {
+        // The stages computed with the producing stage in this (fused) loop, in stage-name
+        // order; the producing stage alone when nothing is fused here.
+        let group: Vec<usize> = match producing {
+            Some(p) if can_define => self.fused_group(p, loop_name, rest),
+            Some(p) => vec![p],
+            None => Vec::new(),
+        };
+        // 4. The production boxes, on the body before anything is inserted.
+        let production: Vec<(usize, Region)> = match producing {
+            Some(p) if can_define && group.len() == 1 => {
                 box_provided(self.ctx, rest, &self.stages[p].func, &Scope::new(), self.func_bounds)?
+                    .map(|r| vec![(p, r)])
+                    .unwrap_or_default()
             }
-            _ => None,
+            Some(_) if can_define => {
+                let mut boxes =
+                    crate::boxes_touched::boxes_provided(self.ctx, rest, &Scope::new(), self.func_bounds)?;
+                group
+                    .iter()
+                    .filter_map(|&g| boxes.swap_remove(&self.stages[g].func).map(|r| (g, r)))
+                    .collect()
+            }
+            _ => Vec::new(),
         };
         // 5. Recurse with a fresh set of inner productions.
         self.inner.push(FxHashSet::default());
@@ -242,29 +256,30 @@ impl Walk<'_> {
                     for &c in &stage.consumers {
                         needed[c] = true;
                     }
-                    new_body = self.define_bounds(i, loop_name, producing, &inner, new_body)?;
+                    new_body = self.define_bounds(i, loop_name, producing, &group, &inner, new_body)?;
                 }
             }
-            // 7. The production box, if something is produced inside this level.
-            if let (Some(p), Some(region)) = (producing, &production)
-                && !inner.is_empty()
-            {
-                let prefix = self.stages[p].prefix();
-                for (d, i) in self.stages[p].args.iter().zip(&region.bounds) {
-                    let (Bound::Finite(lo), Bound::Finite(hi)) = (&i.min, &i.max) else {
-                        return Err(BoundsError::Unbounded {
-                            func: self.stages[p].func.clone(),
-                            dim: d.clone(),
-                        });
-                    };
-                    let min_name = format!("{prefix}.{d}.min");
-                    let max_value = if i.is_single_point() { var(&min_name) } else { hi.clone() };
-                    new_body = let_stmt(&format!("{prefix}.{d}.max"), max_value, new_body);
-                    new_body = let_stmt(&min_name, lo.clone(), new_body);
+            // 7. The production boxes, if something is produced inside this level.
+            if !inner.is_empty() {
+                for (p, region) in &production {
+                    let prefix = self.stages[*p].prefix();
+                    for (d, i) in self.stages[*p].args.iter().zip(&region.bounds) {
+                        let (Bound::Finite(lo), Bound::Finite(hi)) = (&i.min, &i.max) else {
+                            return Err(BoundsError::Unbounded {
+                                func: self.stages[*p].func.clone(),
+                                dim: d.clone(),
+                            });
+                        };
+                        let min_name = format!("{prefix}.{d}.min");
+                        let max_value = if i.is_single_point() { var(&min_name) } else { hi.clone() };
+                        new_body = let_stmt(&format!("{prefix}.{d}.max"), max_value, new_body);
+                        new_body = let_stmt(&min_name, lo.clone(), new_body);
+                    }
                 }
             }
-            // 8. The producing stage's reduction variables, from the rewritten body.
-            if let Some(p) = producing {
+            // 8. The reduction variables of the producing stage (and of the stages fused
+            // with it), from the rewritten body.
+            for &p in &group {
                 let stage = &self.stages[p];
                 if stage.stage > 0 {
                     let prefix = stage.prefix();
@@ -302,6 +317,7 @@ impl Walk<'_> {
         s: usize,
         loop_name: Option<&Name>,
         producing: Option<usize>,
+        group: &[usize],
         inner: &FxHashSet<Name>,
         body: Stmt,
     ) -> Result<Stmt, BoundsError> {
@@ -309,8 +325,11 @@ impl Walk<'_> {
         let producing_key = producing.map(|p| (self.stages[p].func.as_ref(), self.stages[p].stage));
         let mut merged: Option<Region> = None;
         for ((consumer, k), b) in &stage.table {
+            let fused = group.iter().any(|&g| {
+                Some(g) != producing && self.stages[g].func.as_ref() == consumer && self.stages[g].stage == *k
+            });
             let relevant =
-                producing_key == Some((consumer.as_str(), *k)) || inner.contains(consumer.as_str());
+                producing_key == Some((consumer.as_str(), *k)) || inner.contains(consumer.as_str()) || fused;
             if !relevant {
                 continue;
             }
@@ -359,6 +378,47 @@ impl Walk<'_> {
 }
 
 impl Walk<'_> {
+    /// The stages computed with stage `p` in loop `l` (`compute_with`), read from the text:
+    /// at a loop of `p` whose name has a `.fused.` component, every other Func whose Provide
+    /// is inside the loop but whose produce block is not. Sorted by stage name, `p` included.
+    fn fused_group(&self, p: usize, l: Option<&Name>, body: &Stmt) -> Vec<usize> {
+        if !l.is_some_and(|l| l.contains(".fused.")) {
+            return vec![p];
+        }
+        let mut provided: Vec<(Name, Option<Name>)> = Vec::new();
+        let mut produced: FxHashSet<Name> = FxHashSet::default();
+        let mut stack = vec![(body.clone(), None::<Name>)];
+        while let Some((st, lp)) = stack.pop() {
+            match st.kind() {
+                StmtKind::Provide { name, .. } => provided.push((name.clone(), lp)),
+                StmtKind::ProducerConsumer { name, is_producer: true, body } => {
+                    produced.insert(name.clone());
+                    stack.push((body.clone(), lp));
+                }
+                StmtKind::For { name, body, .. } => stack.push((body.clone(), Some(name.clone()))),
+                _ => {
+                    let mut children = Vec::new();
+                    collect_children(&st, &mut children);
+                    stack.extend(children.into_iter().map(|c| (c, lp.clone())));
+                }
+            }
+        }
+        let mut group = vec![p];
+        for (func, lp) in provided {
+            if func == self.stages[p].func || produced.contains(&func) {
+                continue;
+            }
+            let k = lp.as_deref().and_then(|l| stages::stage_of(l, &func)).unwrap_or(0);
+            if let Some(q) = self.stages.iter().position(|s| s.func == func && s.stage == k)
+                && !group.contains(&q)
+            {
+                group.push(q);
+            }
+        }
+        group.sort_by_key(|&g| self.stages[g].prefix());
+        group
+    }
+
     /// The explicit-bound lets of `stage` at loop `loop_name` (§2.1.5 step 4), each bound
     /// wrapping the previous.
     fn explicit_bounds(&self, stage: &Stage, loop_name: Option<&Name>, body: Stmt) -> Stmt {

@@ -73,6 +73,8 @@ struct ProvideFact {
     /// The stage, from the innermost enclosing loop of the Func (None: loop-less).
     stage: Option<u32>,
     args: Vec<Expr>,
+    /// Per argument: the value of the enclosing let it names, if any.
+    resolved: Vec<Option<Expr>>,
     values: Vec<Expr>,
     /// Enclosing else-less ifs inside the produce block whose condition is not `likely`,
     /// outermost first (RDom predicates, §2.3.3).
@@ -112,7 +114,7 @@ pub(super) struct Facts {
 }
 
 /// `<f>.s<k>.…` → k.
-fn stage_of(name: &str, func: &str) -> Option<u32> {
+pub(super) fn stage_of(name: &str, func: &str) -> Option<u32> {
     let rest = name.strip_prefix(func)?.strip_prefix(".s")?;
     let (digits, _) = rest.split_once('.')?;
     digits.parse().ok()
@@ -126,18 +128,51 @@ struct Item {
     /// Innermost enclosing loop of any Func.
     enclosing: Option<Name>,
     conds: Option<Rc<CondList>>,
+    /// Lets enclosing the node inside the current produce block, innermost first.
+    lets: Option<Rc<LetList>>,
+}
+
+/// A persistent list of let bindings.
+struct LetList {
+    name: Name,
+    value: Expr,
+    parent: Option<Rc<LetList>>,
+}
+
+fn let_value(list: &Option<Rc<LetList>>, name: &str) -> Option<Expr> {
+    let mut cur = list.as_ref();
+    while let Some(node) = cur {
+        if node.name.as_ref() == name {
+            return Some(node.value.clone());
+        }
+        cur = node.parent.as_ref();
+    }
+    None
 }
 
 impl Facts {
     pub fn collect(s: &Stmt) -> Facts {
         let mut f = Facts::default();
-        let mut stack =
-            vec![Item { s: s.clone(), produce: None, innermost_loop: None, enclosing: None, conds: None }];
-        while let Some(Item { s: st, produce, innermost_loop, enclosing, conds }) = stack.pop() {
+        let mut stack = vec![Item {
+            s: s.clone(),
+            produce: None,
+            innermost_loop: None,
+            enclosing: None,
+            conds: None,
+            lets: None,
+        }];
+        while let Some(Item { s: st, produce, innermost_loop, enclosing, conds, lets }) = stack.pop() {
             let mut enclosing_for_children = enclosing.clone();
             if let StmtKind::For { name, .. } = st.kind() {
                 enclosing_for_children = Some(name.clone());
             }
+            let lets_for_children = match st.kind() {
+                StmtKind::LetStmt { name, value, .. } if produce.is_some() => {
+                    Some(Rc::new(LetList { name: name.clone(), value: value.clone(), parent: lets.clone() }))
+                }
+                StmtKind::ProducerConsumer { is_producer: true, .. } => None,
+                _ => lets.clone(),
+            };
             let mut push =
                 |s: &Stmt, produce: &Option<Name>, lp: &Option<Name>, conds: &Option<Rc<CondList>>| {
                     stack.push(Item {
@@ -146,6 +181,7 @@ impl Facts {
                         innermost_loop: lp.clone(),
                         enclosing: enclosing_for_children.clone(),
                         conds: conds.clone(),
+                        lets: lets_for_children.clone(),
                     })
                 };
             if let Some(p) = &produce {
@@ -227,8 +263,13 @@ impl Facts {
                 }
                 StmtKind::Provide { name, values, args, .. } => {
                     let stage = innermost_loop.as_deref().and_then(|l| stage_of(l, name));
+                    // A left-hand side that is a let-bound name (CSE of a fused or split
+                    // expression) stands for the let's value.
+                    let resolved =
+                        args.iter().map(|a| a.as_variable().and_then(|v| let_value(&lets, v))).collect();
                     f.provides.entry(name.to_string()).or_default().push(ProvideFact {
                         stage,
+                        resolved,
                         args: args.clone(),
                         values: values.clone(),
                         conds: cond_vec(&conds),
@@ -380,6 +421,9 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
                     let pure = format!("{f}.s0.{}", args.get(d).map_or("", String::as_str));
                     if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !ir::is_const(a) {
                         replacements.push((a.clone(), Expr::var_i32(pure.as_str())));
+                        if let Some(Some(value)) = p.resolved.get(d) {
+                            replacements.push((value.clone(), Expr::var_i32(pure.as_str())));
+                        }
                     }
                 }
             }
