@@ -86,6 +86,8 @@ fn try_case(dir: &Path) -> Result<Outcome, String> {
     Ok(Outcome::Differs(format!("{}\n  {first_line}", verdict.differences.join("\n  "))))
 }
 
+/// Cases that must stay byte-exact: the worked cases of spec §2.3.9 and the corpus cases
+/// with updates, explicit bounds, output constraints, extern stages and fused loops.
 const EXACT: &[&str] = &[
     "two_stage_root.cpu",
     "compute_at_nesting.cpu",
@@ -95,6 +97,14 @@ const EXACT: &[&str] = &[
     "tuple_func.cpu",
     "wrapper_in.cpu",
     "multi_output.cpu",
+    "update_stages.cpu",
+    "two_parents.cpu",
+    "extern_stage.cpu",
+    "heap_and_stack.cpu",
+    "app_conv_layer.cpu",
+    "app_iir_blur.cpu",
+    "app_hist.cpu",
+    "app_harris.cpu",
 ];
 
 #[test]
@@ -114,7 +124,7 @@ fn p01_p10_pure_cases_are_byte_exact() {
 /// Pinned counts over the whole corpus: (exact, equivalent, unsupported). A case that
 /// differs fails the test unless it is listed in [`KNOWN_DIFFERENCES`]; a change of any
 /// count (better or worse) must update these.
-const PINNED: (usize, usize, usize) = (46, 10, 1);
+const PINNED: (usize, usize, usize) = (47, 10, 0);
 
 /// Cases that differ from the reference for a known reason outside this pass, each with
 /// that reason. A listed case that stops differing fails the test too (remove it here).

@@ -32,6 +32,7 @@ use crate::interval::{Bound, Interval};
 use crate::ir;
 use crate::scope::Scope;
 
+mod extern_stage;
 mod stages;
 
 use stages::{Facts, Stage, build_stages, consumer_analysis};
@@ -42,15 +43,10 @@ fn unsupported(what: impl Into<String>) -> BoundsError {
 
 /// Runs computation bounds inference on `s` (see the module docs).
 pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
-    for (name, f) in &env.funcs {
-        if f.r#extern.is_some() {
-            return Err(unsupported(format!("extern Func {name}")));
-        }
-    }
     let facts = Facts::collect(s);
     let func_bounds = crate::func_value_bounds::func_value_bounds_from_text(ctx, s);
     let mut stages = build_stages(&facts, env)?;
-    consumer_analysis(ctx, &mut stages, env, &func_bounds)?;
+    let has_extern_consumer = consumer_analysis(ctx, &mut stages, env, &func_bounds)?;
 
     let markers: Vec<Stmt> = ["add_image_checks_marker"]
         .into_iter()
@@ -66,6 +62,7 @@ pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Res
         in_pipeline: Vec::new(),
         inner: vec![FxHashSet::default()],
         lets_in_scope: FxHashMap::default(),
+        has_extern_consumer,
         error: None,
     };
     let out = pass.level(None, &body);
@@ -106,6 +103,8 @@ struct Walk<'a> {
     inner: Vec<FxHashSet<Name>>,
     /// Names of the enclosing `let`s (peeled or visited), with multiplicity.
     lets_in_scope: FxHashMap<Name, usize>,
+    /// Funcs passed to an extern stage.
+    has_extern_consumer: FxHashSet<Name>,
     error: Option<BoundsError>,
 }
 
@@ -340,6 +339,10 @@ impl Walk<'_> {
         }
         let prefix = stage.prefix();
         let mut out = body;
+        // The extern bounds query.
+        if let Some(def) = &stage.extern_def {
+            out = self.extern_query(stage, def, out)?;
+        }
         // Explicit bounds, unless the Func is in pipeline here.
         if !self.in_pipeline.contains(&stage.func) {
             out = self.explicit_bounds(stage, loop_name, out);
@@ -354,14 +357,26 @@ impl Walk<'_> {
                     }
                 }
             }
+            let clamp_to_outer =
+                !self.in_pipeline.is_empty() && self.has_extern_consumer.contains(&stage.func);
             for (d, i) in stage.args.iter().zip(&region.bounds) {
                 let (Bound::Finite(lo), Bound::Finite(hi)) = (&i.min, &i.max) else {
                     return Err(BoundsError::Unbounded { func: stage.func.clone(), dim: d.clone() });
                 };
+                let (outer_min, outer_max) =
+                    (format!("{prefix}.{d}.outer_min"), format!("{prefix}.{d}.outer_max"));
+                let clamp = |e: &Expr| ir::max(ir::min(e.clone(), var(&outer_max)), var(&outer_min));
+                let (lo, hi) = if clamp_to_outer { (clamp(lo), clamp(hi)) } else { (lo.clone(), hi.clone()) };
                 let max_name = format!("{prefix}.{d}.max");
-                let min_value = if i.is_single_point() { var(&max_name) } else { lo.clone() };
-                out = let_stmt(&format!("{prefix}.{d}.min"), min_value, out);
-                out = let_stmt(&max_name, hi.clone(), out);
+                let min_name = format!("{prefix}.{d}.min");
+                let single = if clamp_to_outer { ir::equal(&lo, &hi) } else { i.is_single_point() };
+                let min_value = if single { var(&max_name) } else { lo };
+                out = let_stmt(&min_name, min_value, out);
+                out = let_stmt(&max_name, hi, out);
+                if clamp_to_outer {
+                    out = let_stmt(&outer_min, var(&min_name), out);
+                    out = let_stmt(&outer_max, var(&max_name), out);
+                }
             }
         }
         // Reduction variables, verbatim from the env.
@@ -378,6 +393,40 @@ impl Walk<'_> {
 }
 
 impl Walk<'_> {
+    /// The bounds query of an extern stage (§2.1.8), wrapping `body`.
+    fn extern_query(
+        &self,
+        stage: &Stage,
+        def: &extern_stage::ExternDef,
+        body: Stmt,
+    ) -> Result<Stmt, BoundsError> {
+        let func = stage.func.as_ref();
+        let query = format!("{func}.o0.bounds_query");
+        let mut s = extern_stage::query_block(self.ctx, def, func, stage.stage, &stage.args, body)?;
+        if self.in_pipeline.is_empty() {
+            for (d, a) in stage.args.iter().enumerate() {
+                s = let_stmt(&format!("{func}.s0.{a}.max"), extern_stage::buffer_get("max", &query, d)?, s);
+                s = let_stmt(&format!("{func}.s0.{a}.min"), extern_stage::buffer_get("min", &query, d)?, s);
+            }
+            s = extern_stage::query_block(self.ctx, def, func, stage.stage, &stage.args, s)?;
+        } else {
+            let outer = format!("{func}.outer_bounds_query");
+            for (d, a) in stage.args.iter().enumerate() {
+                let (outer_max, inner_min, inner_max) = (
+                    extern_stage::buffer_get("max", &outer, d)?,
+                    extern_stage::buffer_get("min", &query, d)?,
+                    extern_stage::buffer_get("max", &query, d)?,
+                );
+                let shift = ir::min(Expr::i32(0), ir::sub(outer_max, inner_max.clone()));
+                s = let_stmt(&format!("{func}.s0.{a}.max"), ir::add(inner_max, shift.clone()), s);
+                s = let_stmt(&format!("{func}.s0.{a}.min"), ir::add(inner_min, shift), s);
+            }
+            s = extern_stage::query_block(self.ctx, def, func, stage.stage, &stage.args, s)?;
+            s = let_stmt(&outer, extern_stage::buffer_get_var(&query)?, s);
+        }
+        Ok(s)
+    }
+
     /// The stages computed with stage `p` in loop `l` (`compute_with`), read from the text:
     /// at a loop of `p` whose name has a `.fused.` component, every other Func whose Provide
     /// is inside the loop but whose produce block is not. Sorted by stage name, `p` included.

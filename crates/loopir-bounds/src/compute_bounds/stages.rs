@@ -17,6 +17,7 @@ use crate::interval::Interval;
 use crate::ir;
 use crate::scope::Scope;
 
+use super::extern_stage::{ExternArg, ExternDef, buffer_get};
 use super::unsupported;
 
 /// One stage (`f.s<k>`) of a Func that is computed (has a produce block).
@@ -45,6 +46,8 @@ pub(super) struct Stage {
     pub compute_level: Option<Name>,
     /// The loop enclosing the Func's storage (None: stored at the root).
     pub store_level: Option<Name>,
+    /// The extern definition of an extern stage.
+    pub extern_def: Option<ExternDef>,
 }
 
 /// An explicit bound with its expressions parsed.
@@ -345,6 +348,27 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
         }
         let last = facts.max_stage.get(f.as_str()).copied().unwrap_or(0);
         let func_env = env.funcs.get(f.as_str());
+        if let Some(def) = ExternDef::from_env(env, f)? {
+            // An extern stage: no Provide; its consumer boxes come from the query (§2.1.3).
+            if !provides.is_empty() || last > 0 {
+                return Err(unsupported(format!("extern Func {f} with Provides or updates")));
+            }
+            stages.push(Stage {
+                func: loopir::name(f),
+                stage: 0,
+                last: 0,
+                args: args.clone(),
+                rvars: Vec::new(),
+                exprs: Vec::new(),
+                always_pure: vec![false; args.len()],
+                table: BTreeMap::new(),
+                consumers: Vec::new(),
+                explicit: Vec::new(),
+                compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
+                store_level: facts.store_level.get(f.as_str()).cloned().flatten(),
+                extern_def: Some(def),
+            });
+        }
         let parse = |t: &Option<String>| t.as_deref().map(parse_env_expr).transpose();
         let mut explicit = Vec::new();
         for b in func_env.map_or(&[][..], |fe| fe.bounds.as_slice()) {
@@ -387,7 +411,9 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
             })
             .collect();
         let first = stages.len();
-        for (k, p) in per_stage.iter().enumerate() {
+        let is_extern =
+            stages.last().is_some_and(|st: &Stage| st.func.as_ref() == f && st.extern_def.is_some());
+        for (k, p) in per_stage.iter().enumerate().filter(|_| !is_extern) {
             let Some(p) = p else {
                 return Err(unsupported(format!("no Provide for stage {f}.s{k}")));
             };
@@ -427,9 +453,6 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
                     }
                 }
             }
-            if func_env.is_some_and(|fe| fe.r#extern.is_some()) {
-                return Err(unsupported(format!("extern Func {f}")));
-            }
             exprs.extend(p.values.iter().map(|v| replace_exprs(v, &replacements)));
             let exprs = exprs
                 .into_iter()
@@ -455,6 +478,7 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
                 explicit: Vec::new(),
                 compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
                 store_level: facts.store_level.get(f.as_str()).cloned().flatten(),
+                extern_def: None,
             });
         }
         for st in &mut stages[first..] {
@@ -479,7 +503,8 @@ pub(super) fn consumer_analysis(
     stages: &mut [Stage],
     env: &BoundsEnv,
     func_bounds: &FuncValueBounds,
-) -> Result<(), BoundsError> {
+) -> Result<FxHashSet<Name>, BoundsError> {
+    let mut has_extern_consumer = FxHashSet::default();
     for c in 0..stages.len() {
         let prefix = stages[c].prefix();
         let mut scope: Scope<Interval> = Scope::new();
@@ -494,6 +519,25 @@ pub(super) fn consumer_analysis(
             let _ = scope.push(v.as_str(), i);
         }
         let mut boxes: FxHashMap<Name, Region> = FxHashMap::default();
+        if let Some(def) = &stages[c].extern_def {
+            for a in &def.args {
+                if let ExternArg::Func { name, dims, .. } = a {
+                    has_extern_consumer.insert(loopir::name(name));
+                    let buf = format!("{name}.o0.bounds_query.{}", stages[c].func);
+                    let mut bounds = Vec::with_capacity(*dims);
+                    for d in 0..*dims {
+                        bounds.push(Interval::new(buffer_get("min", &buf, d)?, buffer_get("max", &buf, d)?));
+                    }
+                    let b = Region::new(bounds);
+                    match boxes.get_mut(name.as_str()) {
+                        Some(existing) => merge_boxes(ctx, existing, &b)?,
+                        None => {
+                            boxes.insert(loopir::name(name), b);
+                        }
+                    }
+                }
+            }
+        }
         for e in &stages[c].exprs {
             for (callee, mut b) in boxes_required(ctx, e, &scope, func_bounds)? {
                 b.used = Some(ir::make_bool(true, 1));
@@ -551,5 +595,5 @@ pub(super) fn consumer_analysis(
             stage.table.insert((o.func.clone(), stage.stage), Region::new(bounds.clone()));
         }
     }
-    Ok(())
+    Ok(has_extern_consumer)
 }
