@@ -130,6 +130,41 @@ fn depends_on_bounds(e: &Expr) -> bool {
     false
 }
 
+/// Whether a let with this body was, before printing, scoped over only the first statement
+/// of its block: the text does not show where a let's scope ends, and a let whose block's
+/// later statements do not mention it is read as `{ let v = e in first; rest }` (tracing
+/// wraps a loop body `let v = e in s` as a block with its end event: compute_at_nesting.trace).
+/// Such a let is not peeled, as Halide meets a block there.
+fn scope_ends_early(name: &Name, body: &Stmt) -> bool {
+    let StmtKind::Block(v) = body.kind() else { return false };
+    v.len() > 1 && !v[1..].iter().any(|s| stmt_mentions(s, name))
+}
+
+/// Whether `s` mentions the variable `name`.
+fn stmt_mentions(s: &Stmt, name: &str) -> bool {
+    struct Find<'a> {
+        name: &'a str,
+        found: bool,
+    }
+    impl loopir::visit::Visitor for Find<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if self.found {
+                return;
+            }
+            if let ExprKind::Variable(v) = e.kind()
+                && v.as_ref() == self.name
+            {
+                self.found = true;
+                return;
+            }
+            loopir::visit::walk_expr(self, e);
+        }
+    }
+    let mut f = Find { name, found: false };
+    loopir::visit::Visitor::visit_stmt(&mut f, s);
+    f.found
+}
+
 enum Peeled {
     Let(Name, Expr),
     If(Expr),
@@ -164,7 +199,9 @@ impl Walk<'_> {
         let mut rest = body.clone();
         loop {
             let next = match rest.kind() {
-                StmtKind::LetStmt { name, value, body } if !depends_on_bounds(value) => {
+                StmtKind::LetStmt { name, value, body }
+                    if !depends_on_bounds(value) && !scope_ends_early(name, body) =>
+                {
                     peeled.push(Peeled::Let(name.clone(), value.clone()));
                     self.enter_let(name);
                     body.clone()
