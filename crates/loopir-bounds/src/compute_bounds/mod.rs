@@ -1,21 +1,26 @@
-//! Computation bounds inference, text-only (spec §2.1, §2.3), for pipelines whose Funcs
-//! each have a single pure stage.
+//! Computation bounds inference, text-only (spec §2.1, §2.3).
 //!
 //! **Assumes** the IR as ScheduleFunctions leaves it (corpus stage 00–03): loop nests
 //! that refer to free `<f>.s<k>.<d>.min` / `.max` symbols, one `produce f` block per
-//! non-inlined Func, a realize node per non-output Func.
+//! non-inlined Func, a realize node per non-output Func, and a bounds env (§2.3.2) that
+//! supplies what the text cannot: realization order, RVar ranges, explicit bounds, output
+//! constraints, extern definitions and value types.
 //!
-//! **Guarantees**: defines every `<f>.s0.<d>.min` / `.max` symbol at each loop level
-//! where Halide's BoundsInference would (§2.1.4): the three markers are prepended; the
-//! region each stage must compute is the merge of its consumers' required boxes (computed
-//! once from each consumer's Provide, in the consumer's stage-qualified variables) and,
-//! for outputs, the output buffer's region; production boxes are emitted at the levels
-//! that produce inside a consumer's loop. Lets are emitted in Halide's order (§2.1.6).
+//! **Guarantees**: defines every `<f>.s<k>.<d>.min` / `.max` symbol (and RVar, extern-query
+//! and explicit-bound symbols) at each loop level where Halide's BoundsInference would
+//! (§2.1.4), in Halide's order (§2.1.6). The stage list has one stage per definition
+//! (`stages`: pure definition, then each update with its left-hand side, RDom predicates
+//! and RVars); each stage's required region is the merge of its consumers' boxes, computed
+//! once from each consumer's Provide in its stage-qualified variables, and, for outputs, the
+//! output buffer's region (with constraints). Production boxes are emitted at the levels
+//! that produce inside a consumer's loop, for every stage fused with the producing one
+//! (`compute_with`, read from the text). Extern stages run the bounds-query protocol of
+//! §2.1.8 (`extern_stage`).
 //!
 //! **Not supported** (reported as [`BoundsError::Unsupported`], never approximated):
-//! update stages and reduction variables, specializations (several Provides to one
-//! Func), extern Funcs, explicit `bound`s, output constraints, fused (`compute_with`)
-//! loops.
+//! specializations whose branches define different values (the same definition repeated in
+//! every branch is one definition, as in Halide), extern Funcs with a proxy expression,
+//! image or buffer arguments, or C++ name mangling; loop-less update stages.
 
 use loopir::mutate::{Mutator, walk_stmt};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type};
@@ -733,7 +738,11 @@ mod tests {
         r#"{"order": ["f", "g"], "target": {"profile": false}, "outputs": [{"func": "g", "buffer": "g"}]}"#;
 
     fn run(text: &str) -> Result<String, BoundsError> {
-        let env = BoundsEnv::from_json(ENV)?;
+        run_with(ENV, text)
+    }
+
+    fn run_with(env: &str, text: &str) -> Result<String, BoundsError> {
+        let env = BoundsEnv::from_json(env)?;
         let penv = ParseEnv::new().with_func("f", vec![Type::INT32]).with_func("g", vec![Type::INT32]);
         let s = parse_stmt_with_env(text, &penv).map_err(|e| BoundsError::Env(e.to_string()))?;
         computation_bounds_inference(&Ctx::new(), &s, &env).map(|s| s.to_string())
@@ -768,8 +777,67 @@ mod tests {
     }
 
     #[test]
-    fn update_stages_are_unsupported() {
+    fn update_without_pure_definition_is_unsupported() {
         let text = "produce f {\n for (f.s1.x, 0, 9) {\n  f(f.s1.x) = 1\n }\n}\n";
         assert!(matches!(run(text), Err(BoundsError::Unsupported(_))));
+    }
+
+    fn env_with_f(f: &str) -> String {
+        format!(
+            r#"{{"order": ["f", "g"], "target": {{"profile": false}}, "outputs": [{{"func": "g", "buffer": "g"}}], "funcs": {{"f": {f}}}}}"#
+        )
+    }
+
+    #[test]
+    fn explicit_bound_with_extent_and_min() {
+        let env = env_with_f(r#"{"args": ["x"], "bounds": [{"var": "x", "min": "0", "extent": "8"}]}"#);
+        let out = run_with(&env, &pipeline("f(g.s0.x % 8)")).unwrap_or_else(|e| panic!("{e}"));
+        let expected = "let f.s0.x.max = 8 - 1\nlet f.s0.x.min = 0\nlet f.s0.x.max_unbounded = f.s0.x.max\nlet f.s0.x.min_unbounded = f.s0.x.min\nlet f.s0.x.max = (0 + 8) - 1\nlet f.s0.x.min = 0\nadd_image_checks_marker()";
+        assert!(out.contains(expected), "{out}");
+    }
+
+    #[test]
+    fn align_bounds_forms() {
+        // With a remainder: the unsimplified rounding of §2.1.5 step 4.
+        let env =
+            env_with_f(r#"{"args": ["x"], "bounds": [{"var": "x", "modulus": "4", "remainder": "1"}]}"#);
+        let out = run_with(&env, &pipeline("f(g.s0.x)")).unwrap_or_else(|e| panic!("{e}"));
+        let expected = "let f.s0.x.max = (((((((f.s0.x.max + 1) - 1) + 4) - 1)/4)*4) + 1) - 1\nlet f.s0.x.min = (((f.s0.x.min - 1)/4)*4) + 1\n";
+        assert!(out.contains(expected), "{out}");
+        // Without (align_extent): the simplified form observed in the reference.
+        let env = env_with_f(r#"{"args": ["x"], "bounds": [{"var": "x", "modulus": "8"}]}"#);
+        let out = run_with(&env, &pipeline("f(g.s0.x)")).unwrap_or_else(|e| panic!("{e}"));
+        let expected = "let f.s0.x.max = ((((f.s0.x.max - f.s0.x.min)/8)*8) + f.s0.x.min) + 7\nlet f.s0.x.min = f.s0.x.min\n";
+        assert!(out.contains(expected), "{out}");
+    }
+
+    #[test]
+    fn update_with_rvars_defines_rvar_lets_and_shares_pure_dimensions() {
+        let env = env_with_f(
+            r#"{"args": ["x"], "updates": [{"rvars": [{"name": "r$x", "min": "0", "extent": "10"}]}]}"#,
+        );
+        let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  produce f {\n   let f.s0.x.loop_max = f.s0.x.max\n   let f.s0.x.loop_min = f.s0.x.min\n   for (f.s0.x, f.s0.x.loop_min, f.s0.x.loop_max) {\n    f(f.s0.x) = 0\n   }\n   for (f.s1.x, f.s1.x.min, f.s1.x.max) {\n    for (f.s1.r$x, f.s1.r$x.min, f.s1.r$x.max) {\n     f(f.s1.x) = f(f.s1.x) + f.s1.r$x\n    }\n   }\n  }\n  consume f {\n   produce g {\n    let g.s0.x.loop_max = g.s0.x.max\n    let g.s0.x.loop_min = g.s0.x.min\n    for (g.s0.x, g.s0.x.loop_min, g.s0.x.loop_max) {\n     g(g.s0.x) = f(g.s0.x + 1)\n    }\n   }\n  }\n}\n";
+        let out = run_with(&env, text).unwrap_or_else(|e| panic!("{e}"));
+        let expected_head = "let g.s0.x.max = (g.min.0 + g.extent.0) - 1\nlet g.s0.x.min = g.min.0\nlet f.s1.r$x.max = (10 + 0) - 1\nlet f.s1.r$x.min = 0\nlet f.s1.x.max = g.s0.x.max + 1\nlet f.s1.x.min = g.s0.x.min + 1\nlet f.s0.x.max = f.s1.x.max\nlet f.s0.x.min = f.s1.x.min\n";
+        assert!(out.starts_with(expected_head), "{out}");
+        // The innermost RVar loop defines the RVar as itself.
+        assert!(out.contains("let f.s1.r$x.max = f.s1.r$x\n     let f.s1.r$x.min = f.s1.r$x\n"), "{out}");
+    }
+
+    #[test]
+    fn differing_specializations_are_unsupported() {
+        let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  produce f {\n   if (p) {\n    for (f.s0.x, f.s0.x.min, f.s0.x.max) {\n     f(f.s0.x) = 1\n    }\n   } else {\n    for (f.s0.x, f.s0.x.min, f.s0.x.max) {\n     f(f.s0.x) = 2\n    }\n   }\n  }\n}\n";
+        let r = run(text);
+        assert!(
+            matches!(r, Err(BoundsError::Unsupported(ref m)) if m.contains("specializations of f.s0")),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn extern_with_proxy_is_unsupported() {
+        let env = r#"{"order": ["f", "g"], "target": {"profile": false}, "outputs": [{"func": "g", "buffer": "g"}], "funcs": {"f": {"args": ["x"], "types": ["int32"], "extern": {"name": "ext", "args": [], "proxy": "1"}}}}"#;
+        let r = run_with(env, &pipeline("f(g.s0.x)"));
+        assert!(matches!(r, Err(BoundsError::Unsupported(ref m)) if m.contains("proxy")), "{r:?}");
     }
 }

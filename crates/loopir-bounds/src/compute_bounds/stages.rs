@@ -268,8 +268,15 @@ impl Facts {
                     let stage = innermost_loop.as_deref().and_then(|l| stage_of(l, name));
                     // A left-hand side that is a let-bound name (CSE of a fused or split
                     // expression) stands for the let's value.
-                    let resolved =
-                        args.iter().map(|a| a.as_variable().and_then(|v| let_value(&lets, v))).collect();
+                    let resolved = args
+                        .iter()
+                        .map(|a| {
+                            // Only CSE names (never the stage's own variables) are looked up.
+                            a.as_variable()
+                                .filter(|v| !v.starts_with(&format!("{name}.")))
+                                .and_then(|v| let_value(&lets, v))
+                        })
+                        .collect();
                     f.provides.entry(name.to_string()).or_default().push(ProvideFact {
                         stage,
                         resolved,
