@@ -17,10 +17,14 @@
 //! (`compute_with`, read from the text). Extern stages run the bounds-query protocol of
 //! §2.1.8 (`extern_stage`).
 //!
+//! Specializations are read from the if/else tree inside a produce block: the default's
+//! (condition, expression) pairs first, then the specializations' from the last to the
+//! first, under simplified conditions, collapsing when all values are equal (§2.1.2).
+//!
 //! **Not supported** (reported as [`BoundsError::Unsupported`], never approximated):
-//! specializations whose branches define different values (the same definition repeated in
-//! every branch is one definition, as in Halide), extern Funcs with a proxy expression,
-//! image or buffer arguments, or C++ name mangling; loop-less update stages.
+//! `specialize_fail` branches and if/else trees that are not a specialization chain,
+//! extern Funcs with a proxy expression, image or buffer arguments, or C++ name mangling;
+//! loop-less update stages.
 
 use loopir::mutate::{Mutator, walk_stmt};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type};
@@ -50,7 +54,7 @@ fn unsupported(what: impl Into<String>) -> BoundsError {
 pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
     let facts = Facts::collect(s);
     let func_bounds = crate::func_value_bounds::func_value_bounds_from_text(ctx, s);
-    let mut stages = build_stages(&facts, env)?;
+    let mut stages = build_stages(ctx, &facts, env)?;
     let has_extern_consumer = consumer_analysis(ctx, &mut stages, env, &func_bounds)?;
 
     let markers: Vec<Stmt> = ["add_image_checks_marker"]
@@ -825,13 +829,15 @@ mod tests {
     }
 
     #[test]
-    fn differing_specializations_are_unsupported() {
-        let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  produce f {\n   if (p) {\n    for (f.s0.x, f.s0.x.min, f.s0.x.max) {\n     f(f.s0.x) = 1\n    }\n   } else {\n    for (f.s0.x, f.s0.x.min, f.s0.x.max) {\n     f(f.s0.x) = 2\n    }\n   }\n  }\n}\n";
-        let r = run(text);
-        assert!(
-            matches!(r, Err(BoundsError::Unsupported(ref m)) if m.contains("specializations of f.s0")),
-            "{r:?}"
-        );
+    fn specializations_merge_default_first_under_their_conditions() {
+        // f(x) = h(x - 1), specialized on `p` to f(x) = h(x + 1); g(x) = f(x).
+        let env = r#"{"order": ["h", "f", "g"], "target": {"profile": false}, "outputs": [{"func": "g", "buffer": "g"}], "funcs": {"h": {"args": ["x"], "types": ["int32"]}, "f": {"args": ["x"], "types": ["int32"]}, "g": {"args": ["x"], "types": ["int32"]}}}"#;
+        let text = "realize h([h.x.min_realized, h.x.extent_realized]) {\n  produce h {\n   for (h.s0.x, h.s0.x.min, h.s0.x.max) {\n    h(h.s0.x) = h.s0.x\n   }\n  }\n  consume h {\n   realize f([f.x.min_realized, f.x.extent_realized]) {\n     produce f {\n      if (p) {\n       for (f.s0.x, f.s0.x.min, f.s0.x.max) {\n        f(f.s0.x) = h(f.s0.x + 1)\n       }\n      } else {\n       for (f.s0.x, f.s0.x.min, f.s0.x.max) {\n        f(f.s0.x) = h(f.s0.x - 1)\n       }\n      }\n     }\n     consume f {\n      produce g {\n       for (g.s0.x, g.s0.x.min, g.s0.x.max) {\n        g(g.s0.x) = f(g.s0.x)\n       }\n      }\n     }\n   }\n  }\n}\n";
+        let out = run_with(env, text).unwrap_or_else(|e| panic!("{e}"));
+        // The default's box (x - 1, used under !p) merges with the specialization's
+        // (x + 1, used under p): complementary conditions give a select.
+        let expected_head = "let g.s0.x.max = (g.min.0 + g.extent.0) - 1\nlet g.s0.x.min = g.min.0\nlet f.s0.x.max = g.s0.x.max\nlet f.s0.x.min = g.s0.x.min\nlet h.s0.x.max = select(p, f.s0.x.max + 1, f.s0.x.max + -1)\nlet h.s0.x.min = select(p, f.s0.x.min + 1, f.s0.x.min + -1)\n";
+        assert!(out.starts_with(expected_head), "{out}");
     }
 
     #[test]

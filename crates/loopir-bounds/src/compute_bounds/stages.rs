@@ -32,8 +32,8 @@ pub(super) struct Stage {
     pub args: Vec<String>,
     /// Reduction variables of an update stage, in name order.
     pub rvars: Vec<RVar>,
-    /// The stage's expressions whose call sites must be covered (§2.1.2).
-    pub exprs: Vec<Expr>,
+    /// The stage's (condition, expression) pairs whose call sites must be covered (§2.1.2).
+    pub exprs: Vec<(Expr, Expr)>,
     /// Per dimension: the argument is the pure variable in every update (§2.1.5 step 2).
     pub always_pure: Vec<bool>,
     /// Boxes required of this stage, keyed by (consumer Func, consumer stage).
@@ -82,6 +82,9 @@ struct ProvideFact {
     /// Enclosing else-less ifs inside the produce block whose condition is not `likely`,
     /// outermost first (RDom predicates, §2.3.3).
     conds: Vec<Expr>,
+    /// Enclosing if/else branches inside the produce block, outermost first
+    /// (specializations, §2.3.3).
+    spec: Vec<(Expr, bool)>,
 }
 
 /// A persistent list of conditions (shared tails keep the walk linear).
@@ -133,6 +136,26 @@ struct Item {
     conds: Option<Rc<CondList>>,
     /// Lets enclosing the node inside the current produce block, innermost first.
     lets: Option<Rc<LetList>>,
+    /// If/else branches enclosing the node inside the current produce block.
+    spec: Option<Rc<SpecList>>,
+}
+
+/// A persistent list of if/else decisions: (condition, in the then branch).
+struct SpecList {
+    cond: Expr,
+    then: bool,
+    parent: Option<Rc<SpecList>>,
+}
+
+fn spec_vec(list: &Option<Rc<SpecList>>) -> Vec<(Expr, bool)> {
+    let mut out = Vec::new();
+    let mut cur = list.clone();
+    while let Some(node) = cur {
+        out.push((node.cond.clone(), node.then));
+        cur = node.parent.clone();
+    }
+    out.reverse();
+    out
 }
 
 /// A persistent list of let bindings.
@@ -163,8 +186,21 @@ impl Facts {
             enclosing: None,
             conds: None,
             lets: None,
+            spec: None,
         }];
-        while let Some(Item { s: st, produce, innermost_loop, enclosing, conds, lets }) = stack.pop() {
+        while let Some(Item { s: st, produce, innermost_loop, enclosing, conds, lets, spec }) = stack.pop() {
+            let spec_then = |then: bool| match (st.kind(), &produce) {
+                (StmtKind::IfThenElse { condition, else_case: Some(_), .. }, Some(_)) => {
+                    Some(Rc::new(SpecList { cond: condition.clone(), then, parent: spec.clone() }))
+                }
+                (StmtKind::ProducerConsumer { is_producer: true, .. }, _) => None,
+                _ => spec.clone(),
+            };
+            let (spec_a, spec_b) = (spec_then(true), spec_then(false));
+            let mut else_branch: Option<Stmt> = None;
+            if let StmtKind::IfThenElse { else_case: Some(e), .. } = st.kind() {
+                else_branch = Some(e.clone());
+            }
             let mut enclosing_for_children = enclosing.clone();
             if let StmtKind::For { name, .. } = st.kind() {
                 enclosing_for_children = Some(name.clone());
@@ -185,6 +221,11 @@ impl Facts {
                         enclosing: enclosing_for_children.clone(),
                         conds: conds.clone(),
                         lets: lets_for_children.clone(),
+                        spec: if else_branch.as_ref().is_some_and(|e| e.same_as(s)) {
+                            spec_b.clone()
+                        } else {
+                            spec_a.clone()
+                        },
                     })
                 };
             if let Some(p) = &produce {
@@ -283,6 +324,7 @@ impl Facts {
                         args: args.clone(),
                         values: values.clone(),
                         conds: cond_vec(&conds),
+                        spec: spec_vec(&spec),
                     });
                 }
                 _ => {
@@ -330,8 +372,105 @@ fn replace_exprs(e: &Expr, replacements: &[(Expr, Expr)]) -> Expr {
     ir::rebuild_with(e, |c| replace_exprs(c, replacements))
 }
 
+/// The left-hand-side expressions (updates only) and the values of one definition, with
+/// its RDom predicates wrapped around each (first predicate innermost, §2.3.4).
+fn definition_exprs(
+    f: &str,
+    k: usize,
+    args: &[String],
+    p: &ProvideFact,
+    predicates: &[Expr],
+) -> [Vec<Expr>; 2] {
+    // The pure definition's left-hand side is its pure variables; where the text's Provide
+    // has a fused or split expression in their place, that expression stands for the
+    // variable in the values too.
+    let mut replacements = Vec::new();
+    if k == 0 {
+        for (d, a) in p.args.iter().enumerate() {
+            let pure = format!("{f}.s0.{}", args.get(d).map_or("", String::as_str));
+            if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !ir::is_const(a) {
+                replacements.push((a.clone(), Expr::var_i32(pure.as_str())));
+                if let Some(Some(value)) = p.resolved.get(d) {
+                    replacements.push((value.clone(), Expr::var_i32(pure.as_str())));
+                }
+            }
+        }
+    }
+    let wrap = |e: Expr| {
+        predicates.iter().fold(e, |acc, pred| {
+            let likely = Expr::call(pred.ty(), "likely", vec![pred.clone()], CallType::PureIntrinsic);
+            Expr::call(acc.ty(), "if_then_else", vec![likely, acc], CallType::PureIntrinsic)
+        })
+    };
+    let lhs = if k > 0 { p.args.iter().cloned().map(wrap).collect() } else { Vec::new() };
+    let values = p.values.iter().map(|v| wrap(replace_exprs(v, &replacements))).collect();
+    [lhs, values]
+}
+
+/// One (condition, expression) pair of a stage's list.
+type CondValue = (Expr, Expr);
+
+/// One definition of a specialization tree: its if/else path (condition, then-branch)
+/// and its left-hand-side and value expressions.
+type Piece<'a> = (&'a [(Expr, bool)], [Vec<Expr>; 2]);
+
+/// Combines the definitions of one stage's specialization tree (§2.1.2): `pieces` are the
+/// definitions with their if/else paths; `if (c) A else B` is specialization `c` with
+/// definition `A`, `B` holding the later specializations and the default. The default's
+/// pairs come first, then the specializations' from the last to the first; conditions are
+/// simplified; a list whose values are all equal collapses to one pair with condition true.
+fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<CondValue>; 2], BoundsError> {
+    let t = || ir::make_bool(true, 1);
+    let mut result: [Vec<CondValue>; 2] = [Vec::new(), Vec::new()];
+    match pieces {
+        [] => return Err(unsupported(format!("specialize_fail or empty branch in {stage}"))),
+        [([], exprs)] => {
+            for i in 0..2 {
+                result[i] = exprs[i].iter().map(|e| (t(), e.clone())).collect();
+            }
+            return Ok(result);
+        }
+        _ => {}
+    }
+    let Some(Some((c, _))) = pieces.first().map(|(path, _)| path.first()) else {
+        return Err(unsupported(format!(
+            "specializations of {stage} (a definition outside the if/else tree)"
+        )));
+    };
+    if pieces.iter().any(|(path, _)| path.first().is_none_or(|(d, _)| !ir::equal(c, d))) {
+        return Err(unsupported(format!("specializations of {stage} (branches under different conditions)")));
+    }
+    let split = |then: bool| -> Vec<Piece<'_>> {
+        pieces
+            .iter()
+            .filter(|(path, _)| path.first().is_some_and(|(_, th)| *th == then))
+            .map(|(path, exprs)| (&path[1..], exprs.clone()))
+            .collect()
+    };
+    let (then_pieces, else_pieces) = (split(true), split(false));
+    let empty = Scope::new();
+    let simplify = |e: Expr| crate::simplify::simplify(ctx, &e, &empty);
+    let mut rest = specialized(ctx, stage, &else_pieces)?;
+    let mut own = specialized(ctx, stage, &then_pieces)?;
+    for i in 0..2 {
+        for (cond, _) in rest[i].iter_mut() {
+            *cond = simplify(ir::and(ir::not(c.clone()), cond.clone()));
+        }
+        for (cond, _) in own[i].iter_mut() {
+            *cond = simplify(ir::and(c.clone(), cond.clone()));
+        }
+        result[i] = std::mem::take(&mut rest[i]);
+        result[i].append(&mut own[i]);
+        if result[i].len() > 1 && result[i].iter().all(|(_, e)| ir::equal(e, &result[i][0].1)) {
+            let e = result[i][0].1.clone();
+            result[i] = vec![(t(), e)];
+        }
+    }
+    Ok(result)
+}
+
 /// Builds the stage list in realization order (§2.3.3, §2.3.4).
-pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>, BoundsError> {
+pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>, BoundsError> {
     let mut stages = Vec::new();
     for f in &env.order {
         if !facts.produced.contains(f.as_str()) {
@@ -387,91 +526,78 @@ pub(super) fn build_stages(facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>,
                 remainder: parse(&b.remainder)?,
             });
         }
-        let mut per_stage: Vec<Option<&ProvideFact>> = vec![None; last as usize + 1];
+        let mut per_stage: Vec<Vec<&ProvideFact>> = vec![Vec::new(); last as usize + 1];
         for p in provides {
             let k = p.stage.unwrap_or(0) as usize;
             let Some(slot) = per_stage.get_mut(k) else {
                 return Err(unsupported(format!("Provide to {f} outside its stages")));
             };
-            if let Some(prev) = slot {
-                // The same definition produced at several places (a Func with an update
-                // scheduled inline is computed within each consumer) is one definition.
-                let same = |a: &[Expr], b: &[Expr]| {
-                    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| ir::equal(x, y))
-                };
-                if same(&prev.args, &p.args) && same(&prev.values, &p.values) && same(&prev.conds, &p.conds) {
-                    continue;
-                }
-                return Err(unsupported(format!("specializations of {f}.s{k}")));
+            // The same definition produced at several places (a Func with an update
+            // scheduled inline is computed within each consumer) is one definition.
+            let same =
+                |a: &[Expr], b: &[Expr]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| ir::equal(x, y));
+            let same_path = |a: &[(Expr, bool)], b: &[(Expr, bool)]| {
+                a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && ir::equal(x, y))
+            };
+            if slot.iter().any(|q| {
+                same(&q.args, &p.args)
+                    && same(&q.values, &p.values)
+                    && same(&q.conds, &p.conds)
+                    && same_path(&q.spec, &p.spec)
+            }) {
+                continue;
             }
-            *slot = Some(p);
+            slot.push(p);
         }
-        // Dimensions that are the pure variable in every update.
+        // Dimensions that are the pure variable in every update (and specialization).
         let always_pure: Vec<bool> = (0..args.len())
             .map(|d| {
-                per_stage.iter().enumerate().skip(1).all(|(k, p)| {
-                    p.and_then(|p| p.args.get(d)).and_then(|a| a.as_variable()).is_some_and(|v| {
-                        let pure = format!("{f}.s{k}.{}", args[d]);
-                        v.as_ref() == pure || v.strip_suffix(".guarded") == Some(pure.as_str())
-                    })
+                per_stage.iter().enumerate().skip(1).all(|(k, ps)| {
+                    !ps.is_empty()
+                        && ps.iter().all(|p| {
+                            p.args.get(d).and_then(|a| a.as_variable()).is_some_and(|v| {
+                                let pure = format!("{f}.s{k}.{}", args[d]);
+                                v.as_ref() == pure || v.strip_suffix(".guarded") == Some(pure.as_str())
+                            })
+                        })
                 })
             })
             .collect();
         let first = stages.len();
         let is_extern =
             stages.last().is_some_and(|st: &Stage| st.func.as_ref() == f && st.extern_def.is_some());
-        for (k, p) in per_stage.iter().enumerate().filter(|_| !is_extern) {
-            let Some(p) = p else {
+        for (k, ps) in per_stage.iter().enumerate().filter(|_| !is_extern) {
+            if ps.is_empty() {
                 return Err(unsupported(format!("no Provide for stage {f}.s{k}")));
-            };
+            }
             let mut rvars = Vec::new();
-            let mut predicates = Vec::new();
-            if k > 0 {
-                let update = func_env.and_then(|fe| fe.updates.get(k - 1));
-                if let Some(u) = update {
-                    rvars = u.rvars.clone();
-                    rvars.sort_by(|a, b| a.name.cmp(&b.name));
-                    for text in &u.predicates {
-                        predicates.push(parse_env_expr(text)?);
+            let mut env_predicates = Vec::new();
+            if k > 0
+                && let Some(u) = func_env.and_then(|fe| fe.updates.get(k - 1))
+            {
+                rvars = u.rvars.clone();
+                rvars.sort_by(|a, b| a.name.cmp(&b.name));
+                for text in &u.predicates {
+                    env_predicates.push(parse_env_expr(text)?);
+                }
+            }
+            let mut pieces = Vec::with_capacity(ps.len());
+            for p in ps {
+                let predicates = if k == 0 {
+                    if !p.conds.is_empty() {
+                        return Err(unsupported(format!("conditional pure definition of {f}")));
                     }
-                }
-                if predicates.is_empty() {
-                    predicates = p.conds.clone();
-                }
-            } else if !p.conds.is_empty() {
-                return Err(unsupported(format!("conditional pure definition of {f}")));
+                    Vec::new()
+                } else if env_predicates.is_empty() {
+                    p.conds.clone()
+                } else {
+                    env_predicates.clone()
+                };
+                pieces.push((p.spec.as_slice(), definition_exprs(f, k, &args, p, &predicates)));
             }
-            let mut exprs = Vec::new();
-            if k > 0 {
-                exprs.extend(p.args.iter().cloned());
-            }
-            // The pure definition's left-hand side is its pure variables; where the text's
-            // Provide has a fused or split expression in their place, that expression
-            // stands for the variable in the values too.
-            let mut replacements = Vec::new();
-            if k == 0 {
-                for (d, a) in p.args.iter().enumerate() {
-                    let pure = format!("{f}.s0.{}", args.get(d).map_or("", String::as_str));
-                    if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !ir::is_const(a) {
-                        replacements.push((a.clone(), Expr::var_i32(pure.as_str())));
-                        if let Some(Some(value)) = p.resolved.get(d) {
-                            replacements.push((value.clone(), Expr::var_i32(pure.as_str())));
-                        }
-                    }
-                }
-            }
-            exprs.extend(p.values.iter().map(|v| replace_exprs(v, &replacements)));
-            let exprs = exprs
-                .into_iter()
-                .map(|e| {
-                    let wrapped = predicates.iter().fold(e, |acc, pred| {
-                        let likely =
-                            Expr::call(pred.ty(), "likely", vec![pred.clone()], CallType::PureIntrinsic);
-                        Expr::call(acc.ty(), "if_then_else", vec![likely, acc], CallType::PureIntrinsic)
-                    });
-                    selects_to_if_then_else(&wrapped)
-                })
-                .collect();
+            let [lhs, values] = specialized(ctx, &format!("{f}.s{k}"), &pieces)?;
+            let exprs =
+                lhs.into_iter().chain(values).map(|(c, e)| (c, selects_to_if_then_else(&e))).collect();
             stages.push(Stage {
                 func: loopir::name(f),
                 stage: k as u32,
@@ -545,9 +671,9 @@ pub(super) fn consumer_analysis(
                 }
             }
         }
-        for e in &stages[c].exprs {
+        for (cond, e) in &stages[c].exprs {
             for (callee, mut b) in boxes_required(ctx, e, &scope, func_bounds)? {
-                b.used = Some(ir::make_bool(true, 1));
+                b.used = Some(cond.clone());
                 match boxes.get_mut(&callee) {
                     Some(existing) => merge_boxes(ctx, existing, &b)?,
                     None => {
@@ -576,7 +702,9 @@ pub(super) fn consumer_analysis(
                 )));
             }
             let mut b = b.clone();
-            b.used = None;
+            if b.used.as_ref().is_some_and(ir::is_const_true) {
+                b.used = None;
+            }
             producer.table.insert((consumer_func.to_string(), consumer_stage), b);
             producer.consumers.push(c);
         }
