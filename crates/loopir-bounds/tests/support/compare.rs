@@ -275,6 +275,22 @@ impl Eval<'_> {
                     };
                     V::I(wrap(ty, r))
                 }
+                (math, _)
+                    if args.len() == 1
+                        && ty.is_float()
+                        && ["floor", "ceil", "round", "trunc", "sqrt"].iter().any(|b| {
+                            math.strip_suffix("_f32").or_else(|| math.strip_suffix("_f64")) == Some(*b)
+                        }) =>
+                {
+                    let V::F(x) = self.eval(&args[0])? else { return None };
+                    V::F(match math.split('_').next().unwrap_or("") {
+                        "floor" => x.floor(),
+                        "ceil" => x.ceil(),
+                        "round" => x.round_ties_even(),
+                        "trunc" => x.trunc(),
+                        _ => x.sqrt(),
+                    })
+                }
                 ("abs", _) if args.len() == 1 => match self.eval(&args[0])? {
                     V::I(i) => V::I(wrap(ty, i.wrapping_abs())),
                     V::F(f) => V::F(f.abs()),
