@@ -133,7 +133,7 @@ const PINNED: (usize, usize, usize) = (50, 8, 0);
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
     (
         "app_lens_blur.cpu",
-        "func value bounds: the Tuple-valued `f44` (float math cast to int) gets no finite value bounds, so `input_with_alpha(v10 + f44(...), ...)` is unbounded",
+        "func value bounds from the text bind every enclosing let as unbounded, here the parameter-constraint lets (`slices.constrained`, ...), so `f44`'s values get no finite bounds and `input_with_alpha(v10 + f44(...), ...)` is unbounded; Halide bounds them from the definition in the parameters (`let t206 = int32(blur_radius_scale*float32(max(slices - focus_depth, focus_depth))) in max(0 - t206, t206)`)",
     ),
     ("app_lens_blur.cuda", "as app_lens_blur.cpu"),
 ];
