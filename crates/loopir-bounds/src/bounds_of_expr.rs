@@ -1117,27 +1117,41 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 }
             }
             "shift_left" if ir::no_overflow_int(elem) => {
-                // a·2^b is increasing in a, and in b for a >= 0 (decreasing for a < 0);
-                // overflow is undefined, so the extremes are at the corners.
-                let (a_lo_nonneg, a_lo_neg) = (self.nonneg(&ia.min, elem), self.neg(&ia.min));
+                // Halide's rule (overflow is undefined, §1.5.11): the lower end uses the
+                // smallest shift when it is proved to be a valid left or right shift, a
+                // negative `a.lo` the largest shift, a non-negative `a.lo` gives 0; the
+                // upper end only uses `b.hi` when it is proved to be a valid shift.
+                let bits = |x: &Expr| ir::make_const(x.ty(), elem.bits() as i128);
+                let neg_bits = |x: &Expr| ir::make_const(x.ty(), -(elem.bits() as i128));
+                let zero = |x: &Expr| ir::zero(x.ty());
+                let magnitude = |x: &Expr| ir::sub(zero(x), x.clone());
+                let valid_left = |s: &mut Self, x: &Expr| {
+                    s.prove(ir::and(ir::ge(x.clone(), zero(x)), ir::lt(x.clone(), bits(x))))
+                };
+                let valid_right = |s: &mut Self, x: &Expr| {
+                    !x.ty().is_uint()
+                        && s.prove(ir::and(ir::lt(x.clone(), zero(x)), ir::gt(x.clone(), neg_bits(x))))
+                };
                 r.min = match (ia.lo(), ib.lo(), ib.hi()) {
-                    (Some(a0), Some(b0), _) if a_lo_nonneg => Bound::Finite(call(name, a0, b0)),
-                    (_, None, _) if a_lo_nonneg => Bound::Finite(ir::zero(elem)),
-                    (Some(a0), _, Some(b1)) if a_lo_neg => Bound::Finite(call(name, a0, b1)),
-                    (Some(a0), Some(b0), Some(b1)) => {
-                        Bound::Finite(make_min_expr(call(name, a0, b0), call(name, a0, b1)))
+                    (Some(a0), Some(b0), _) if valid_left(self, b0) => Bound::Finite(call(name, a0, b0)),
+                    (Some(a0), Some(b0), _) if self.nonneg(&ia.min, elem) && valid_right(self, b0) => {
+                        Bound::Finite(call("shift_right", a0, &magnitude(b0)))
                     }
+                    (Some(a0), _, Some(b1)) if a0.ty().is_int() && self.neg(&ia.min) => {
+                        if !b1.ty().is_uint() && self.prove(ir::le(b1.clone(), zero(b1))) {
+                            Bound::Finite(a0.clone())
+                        } else {
+                            Bound::Finite(make_min_expr(a0.clone(), call(name, a0, b1)))
+                        }
+                    }
+                    (Some(_), _, _) if self.nonneg(&ia.min, elem) => Bound::Finite(ir::zero(elem)),
                     _ => Bound::NegInf,
                 };
-                let (a_hi_nonneg, a_hi_neg) = (self.nonneg(&ia.max, elem), self.neg(&ia.max));
-                r.max = match (ia.hi(), ib.lo(), ib.hi()) {
-                    (Some(a1), _, Some(b1)) if a_hi_nonneg => Bound::Finite(call(name, a1, b1)),
-                    (Some(a1), Some(b0), _) if a_hi_neg => Bound::Finite(call(name, a1, b0)),
-                    (Some(a1), Some(b0), Some(b1)) => Bound::Finite(crate::interval::make_min_max_expr(
-                        BinOp::Max,
-                        &call(name, a1, b0),
-                        &call(name, a1, b1),
-                    )),
+                r.max = match (ia.hi(), ib.hi()) {
+                    (Some(a1), Some(b1)) if valid_left(self, b1) => Bound::Finite(call(name, a1, b1)),
+                    (Some(a1), Some(b1)) if valid_right(self, b1) => {
+                        Bound::Finite(call("shift_right", a1, &magnitude(b1)))
+                    }
                     _ => Bound::PosInf,
                 };
             }

@@ -13,7 +13,7 @@
 //! | [`bounds_of_expr`] | [`bounds_of_expr_in_scope`]: the interval of every value of an expression |
 //! | [`boxes`] | [`Region`] (Halide's `Box`) algebra: merge, intersection, overlap, containment |
 //! | [`boxes_touched`](mod@boxes_touched) | [`boxes_required`], [`boxes_provided`], [`boxes_touched`](fn@boxes_touched) and the single-Func `box_*` queries |
-//! | [`compute_bounds`] | computation bounds inference from text (spec §2.1/§2.3), single pure stages |
+//! | [`compute_bounds`] | computation bounds inference from text (spec §2.1/§2.3): updates with RVars, specializations, explicit bounds, output constraints, extern stages, fused loops |
 //! | [`allocation_bounds`] | allocation bounds inference from text (spec §2.2/§2.4) |
 //! | [`func_value_bounds`] | value ranges of Funcs, read from the text, for data-dependent indices |
 //! | [`env`](mod@env) | the bounds env (JSON side table) |

@@ -1,0 +1,734 @@
+//! The stage list read from the text (spec §2.3.3, §2.3.4) and the consumer analysis
+//! (§2.1.3).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::bounds_of_expr::FuncValueBounds;
+use crate::boxes::{Region, merge_boxes};
+use crate::boxes_touched::boxes_required;
+use crate::ctx::Ctx;
+use crate::env::{BoundsEnv, RVar, parse_env_expr};
+use crate::error::BoundsError;
+use crate::interval::Interval;
+use crate::ir;
+use crate::scope::Scope;
+
+use super::extern_stage::{ExternArg, ExternDef, buffer_get};
+use super::unsupported;
+
+/// One stage (`f.s<k>`) of a Func that is computed (has a produce block).
+pub(super) struct Stage {
+    /// The Func.
+    pub func: Name,
+    /// The stage number (0: pure definition).
+    pub stage: u32,
+    /// The number of update stages of the Func.
+    pub last: u32,
+    /// Pure argument names, in dimension order.
+    pub args: Vec<String>,
+    /// Reduction variables of an update stage, in name order.
+    pub rvars: Vec<RVar>,
+    /// The stage's (condition, expression) pairs whose call sites must be covered (§2.1.2).
+    pub exprs: Vec<(Expr, Expr)>,
+    /// Per dimension: the argument is the pure variable in every update (§2.1.5 step 2).
+    pub always_pure: Vec<bool>,
+    /// Boxes required of this stage, keyed by (consumer Func, consumer stage).
+    pub table: BTreeMap<(String, u32), Region>,
+    /// Indices of consumer stages.
+    pub consumers: Vec<usize>,
+    /// Explicit bounds of the Func's schedule, in schedule order.
+    pub explicit: Vec<ParsedBound>,
+    /// The loop enclosing the Func's production (None: computed at the root).
+    pub compute_level: Option<Name>,
+    /// The loop enclosing the Func's storage (None: stored at the root).
+    pub store_level: Option<Name>,
+    /// The extern definition of an extern stage.
+    pub extern_def: Option<ExternDef>,
+}
+
+/// An explicit bound with its expressions parsed.
+pub(super) struct ParsedBound {
+    /// The pure variable.
+    pub var: String,
+    /// Min.
+    pub min: Option<Expr>,
+    /// Extent.
+    pub extent: Option<Expr>,
+    /// Alignment modulus.
+    pub modulus: Option<Expr>,
+    /// Alignment remainder.
+    pub remainder: Option<Expr>,
+}
+
+impl Stage {
+    /// `f.s<k>`.
+    pub fn prefix(&self) -> String {
+        format!("{}.s{}", self.func, self.stage)
+    }
+}
+
+/// A Provide found in the text.
+struct ProvideFact {
+    /// The stage, from the innermost enclosing loop of the Func (None: loop-less).
+    stage: Option<u32>,
+    args: Vec<Expr>,
+    /// Per argument: the value of the enclosing let it names, if any.
+    resolved: Vec<Option<Expr>>,
+    values: Vec<Expr>,
+    /// Enclosing else-less ifs inside the produce block whose condition is not `likely`,
+    /// outermost first (RDom predicates, §2.3.3).
+    conds: Vec<Expr>,
+    /// Enclosing if/else branches inside the produce block, outermost first
+    /// (specializations, §2.3.3).
+    spec: Vec<(Expr, bool)>,
+}
+
+/// A persistent list of conditions (shared tails keep the walk linear).
+struct CondList {
+    cond: Expr,
+    parent: Option<Rc<CondList>>,
+}
+
+fn cond_vec(list: &Option<Rc<CondList>>) -> Vec<Expr> {
+    let mut out = Vec::new();
+    let mut cur = list.clone();
+    while let Some(node) = cur {
+        out.push(node.cond.clone());
+        cur = node.parent.clone();
+    }
+    out.reverse();
+    out
+}
+
+/// What the text says about the Funcs (§2.3.3).
+#[derive(Default)]
+pub(super) struct Facts {
+    pub produced: FxHashSet<String>,
+    provides: FxHashMap<String, Vec<ProvideFact>>,
+    pub args: FxHashMap<String, Vec<String>>,
+    /// The largest stage number seen in names inside `produce f`.
+    max_stage: FxHashMap<String, u32>,
+    pub fused: bool,
+    /// Innermost loop enclosing `produce f` (None: the root).
+    pub compute_level: FxHashMap<String, Option<Name>>,
+    /// Innermost loop enclosing `hoisted_storage (f)`, else `realize f` (None: the root).
+    pub store_level: FxHashMap<String, Option<Name>>,
+}
+
+/// `<f>.s<k>.…` → k.
+pub(super) fn stage_of(name: &str, func: &str) -> Option<u32> {
+    let rest = name.strip_prefix(func)?.strip_prefix(".s")?;
+    let (digits, _) = rest.split_once('.')?;
+    digits.parse().ok()
+}
+
+struct Item {
+    s: Stmt,
+    produce: Option<Name>,
+    /// Innermost loop since the enclosing produce block.
+    innermost_loop: Option<Name>,
+    /// Innermost enclosing loop of any Func.
+    enclosing: Option<Name>,
+    conds: Option<Rc<CondList>>,
+    /// Lets enclosing the node inside the current produce block, innermost first.
+    lets: Option<Rc<LetList>>,
+    /// If/else branches enclosing the node inside the current produce block.
+    spec: Option<Rc<SpecList>>,
+}
+
+/// A persistent list of if/else decisions: (condition, in the then branch).
+struct SpecList {
+    cond: Expr,
+    then: bool,
+    parent: Option<Rc<SpecList>>,
+}
+
+fn spec_vec(list: &Option<Rc<SpecList>>) -> Vec<(Expr, bool)> {
+    let mut out = Vec::new();
+    let mut cur = list.clone();
+    while let Some(node) = cur {
+        out.push((node.cond.clone(), node.then));
+        cur = node.parent.clone();
+    }
+    out.reverse();
+    out
+}
+
+/// A persistent list of let bindings.
+struct LetList {
+    name: Name,
+    value: Expr,
+    parent: Option<Rc<LetList>>,
+}
+
+fn let_value(list: &Option<Rc<LetList>>, name: &str) -> Option<Expr> {
+    let mut cur = list.as_ref();
+    while let Some(node) = cur {
+        if node.name.as_ref() == name {
+            return Some(node.value.clone());
+        }
+        cur = node.parent.as_ref();
+    }
+    None
+}
+
+impl Facts {
+    pub fn collect(s: &Stmt) -> Facts {
+        let mut f = Facts::default();
+        let mut stack = vec![Item {
+            s: s.clone(),
+            produce: None,
+            innermost_loop: None,
+            enclosing: None,
+            conds: None,
+            lets: None,
+            spec: None,
+        }];
+        while let Some(Item { s: st, produce, innermost_loop, enclosing, conds, lets, spec }) = stack.pop() {
+            let spec_then = |then: bool| match (st.kind(), &produce) {
+                (StmtKind::IfThenElse { condition, else_case: Some(_), .. }, Some(_)) => {
+                    Some(Rc::new(SpecList { cond: condition.clone(), then, parent: spec.clone() }))
+                }
+                (StmtKind::ProducerConsumer { is_producer: true, .. }, _) => None,
+                _ => spec.clone(),
+            };
+            let (spec_a, spec_b) = (spec_then(true), spec_then(false));
+            let mut else_branch: Option<Stmt> = None;
+            if let StmtKind::IfThenElse { else_case: Some(e), .. } = st.kind() {
+                else_branch = Some(e.clone());
+            }
+            let mut enclosing_for_children = enclosing.clone();
+            if let StmtKind::For { name, .. } = st.kind() {
+                enclosing_for_children = Some(name.clone());
+            }
+            let lets_for_children = match st.kind() {
+                StmtKind::LetStmt { name, value, .. } if produce.is_some() => {
+                    Some(Rc::new(LetList { name: name.clone(), value: value.clone(), parent: lets.clone() }))
+                }
+                StmtKind::ProducerConsumer { is_producer: true, .. } => None,
+                _ => lets.clone(),
+            };
+            let mut push =
+                |s: &Stmt, produce: &Option<Name>, lp: &Option<Name>, conds: &Option<Rc<CondList>>| {
+                    stack.push(Item {
+                        s: s.clone(),
+                        produce: produce.clone(),
+                        innermost_loop: lp.clone(),
+                        enclosing: enclosing_for_children.clone(),
+                        conds: conds.clone(),
+                        lets: lets_for_children.clone(),
+                        spec: if else_branch.as_ref().is_some_and(|e| e.same_as(s)) {
+                            spec_b.clone()
+                        } else {
+                            spec_a.clone()
+                        },
+                    })
+                };
+            if let Some(p) = &produce {
+                let named = match st.kind() {
+                    StmtKind::LetStmt { name, .. } | StmtKind::For { name, .. } => stage_of(name, p),
+                    _ => None,
+                };
+                if let Some(k) = named {
+                    let m = f.max_stage.entry(p.to_string()).or_default();
+                    *m = (*m).max(k);
+                }
+            }
+            match st.kind() {
+                StmtKind::ProducerConsumer { name, is_producer: true, body } => {
+                    f.produced.insert(name.to_string());
+                    f.compute_level.entry(name.to_string()).or_insert_with(|| enclosing.clone());
+                    // Outputs: pure arguments from the leading `.loop_max` lets, reversed.
+                    let mut names = Vec::new();
+                    let mut cur = body.clone();
+                    let prefix = format!("{name}.s0.");
+                    while let StmtKind::LetStmt { name: ln, body: b, .. } = cur.kind() {
+                        if let Some(d) =
+                            ln.strip_prefix(prefix.as_str()).and_then(|r| r.strip_suffix(".loop_max"))
+                            && !d.contains('.')
+                        {
+                            names.push(d.to_owned());
+                        }
+                        let next = b.clone();
+                        cur = next;
+                    }
+                    names.reverse();
+                    f.args.entry(name.to_string()).or_insert(names);
+                    push(body, &Some(name.clone()), &None, &None);
+                }
+                StmtKind::Realize { name, bounds, body, .. } => {
+                    let dims = bounds
+                        .iter()
+                        .enumerate()
+                        .map(|(i, r)| {
+                            r.min
+                                .as_variable()
+                                .and_then(|v| v.strip_prefix(name.as_ref()))
+                                .and_then(|v| v.strip_prefix('.'))
+                                .and_then(|v| v.strip_suffix(".min_realized"))
+                                .map_or_else(|| format!("_{i}"), str::to_owned)
+                        })
+                        .collect();
+                    f.args.insert(name.to_string(), dims);
+                    f.store_level.entry(name.to_string()).or_insert_with(|| enclosing.clone());
+                    push(body, &produce, &innermost_loop, &conds);
+                }
+                StmtKind::For { name, body, .. } => {
+                    if name.contains(".fused.") {
+                        f.fused = true;
+                    }
+                    push(body, &produce, &Some(name.clone()), &conds);
+                }
+                StmtKind::IfThenElse { condition, then_case, else_case } => {
+                    let is_likely =
+                        matches!(condition.kind(), ExprKind::Call { name, .. } if name.as_ref() == "likely");
+                    match else_case {
+                        None if produce.is_some() && !is_likely => {
+                            let c =
+                                Some(Rc::new(CondList { cond: condition.clone(), parent: conds.clone() }));
+                            push(then_case, &produce, &innermost_loop, &c);
+                        }
+                        _ => {
+                            push(then_case, &produce, &innermost_loop, &conds);
+                            if let Some(e) = else_case {
+                                push(e, &produce, &innermost_loop, &conds);
+                            }
+                        }
+                    }
+                }
+                StmtKind::HoistedStorage { name: Some(name), body } => {
+                    // Hoisted storage takes precedence over the realize node inside it.
+                    f.store_level.insert(name.to_string(), enclosing.clone());
+                    push(body, &produce, &innermost_loop, &conds);
+                }
+                StmtKind::Provide { name, values, args, .. } => {
+                    let stage = innermost_loop.as_deref().and_then(|l| stage_of(l, name));
+                    // A left-hand side that is a let-bound name (CSE of a fused or split
+                    // expression) stands for the let's value.
+                    let resolved = args
+                        .iter()
+                        .map(|a| {
+                            // Only CSE names (never the stage's own variables) are looked up.
+                            a.as_variable()
+                                .filter(|v| !v.starts_with(&format!("{name}.")))
+                                .and_then(|v| let_value(&lets, v))
+                        })
+                        .collect();
+                    f.provides.entry(name.to_string()).or_default().push(ProvideFact {
+                        stage,
+                        resolved,
+                        args: args.clone(),
+                        values: values.clone(),
+                        conds: cond_vec(&conds),
+                        spec: spec_vec(&spec),
+                    });
+                }
+                _ => {
+                    let mut children = Vec::new();
+                    super::collect_children(&st, &mut children);
+                    // Reverse so that the stack pops children in program order.
+                    for c in children.iter().rev() {
+                        push(c, &produce, &innermost_loop, &conds);
+                    }
+                }
+            }
+        }
+        f
+    }
+}
+
+/// `select(c, t, f)` with a pure condition becomes `if_then_else(c, t, f)`, so that the
+/// untaken side need not be covered (§2.1.2).
+fn selects_to_if_then_else(e: &Expr) -> Expr {
+    let inner = ir::rebuild_with(e, selects_to_if_then_else);
+    match inner.kind() {
+        ExprKind::Select(c, t, f) if t.ty().is_scalar() && is_pure(c) => {
+            Expr::call(t.ty(), "if_then_else", vec![c.clone(), t.clone(), f.clone()], CallType::PureIntrinsic)
+        }
+        _ => inner,
+    }
+}
+
+fn is_pure(e: &Expr) -> bool {
+    let own = !matches!(
+        e.kind(),
+        ExprKind::Call { call_type: CallType::Extern | CallType::ExternCPlusPlus | CallType::Intrinsic, .. }
+    );
+    own && e.children().iter().all(|c| is_pure(c))
+}
+
+/// Replaces every sub-expression structurally equal to a pattern by its replacement.
+fn replace_exprs(e: &Expr, replacements: &[(Expr, Expr)]) -> Expr {
+    if replacements.is_empty() {
+        return e.clone();
+    }
+    if let Some((_, r)) = replacements.iter().find(|(pat, _)| ir::equal(pat, e)) {
+        return r.clone();
+    }
+    ir::rebuild_with(e, |c| replace_exprs(c, replacements))
+}
+
+/// The left-hand-side expressions (updates only) and the values of one definition, with
+/// its RDom predicates wrapped around each (first predicate innermost, §2.3.4).
+fn definition_exprs(
+    f: &str,
+    k: usize,
+    args: &[String],
+    p: &ProvideFact,
+    predicates: &[Expr],
+) -> [Vec<Expr>; 2] {
+    // The pure definition's left-hand side is its pure variables; where the text's Provide
+    // has a fused or split expression in their place, that expression stands for the
+    // variable in the values too.
+    let mut replacements = Vec::new();
+    if k == 0 {
+        for (d, a) in p.args.iter().enumerate() {
+            let pure = format!("{f}.s0.{}", args.get(d).map_or("", String::as_str));
+            if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !ir::is_const(a) {
+                replacements.push((a.clone(), Expr::var_i32(pure.as_str())));
+                if let Some(Some(value)) = p.resolved.get(d) {
+                    replacements.push((value.clone(), Expr::var_i32(pure.as_str())));
+                }
+            }
+        }
+    }
+    let wrap = |e: Expr| {
+        predicates.iter().fold(e, |acc, pred| {
+            let likely = Expr::call(pred.ty(), "likely", vec![pred.clone()], CallType::PureIntrinsic);
+            Expr::call(acc.ty(), "if_then_else", vec![likely, acc], CallType::PureIntrinsic)
+        })
+    };
+    let lhs = if k > 0 { p.args.iter().cloned().map(wrap).collect() } else { Vec::new() };
+    let values = p.values.iter().map(|v| wrap(replace_exprs(v, &replacements))).collect();
+    [lhs, values]
+}
+
+/// One (condition, expression) pair of a stage's list.
+type CondValue = (Expr, Expr);
+
+/// One definition of a specialization tree: its if/else path (condition, then-branch)
+/// and its left-hand-side and value expressions.
+type Piece<'a> = (&'a [(Expr, bool)], [Vec<Expr>; 2]);
+
+/// Combines the definitions of one stage's specialization tree (§2.1.2): `pieces` are the
+/// definitions with their if/else paths; `if (c) A else B` is specialization `c` with
+/// definition `A`, `B` holding the later specializations and the default. The default's
+/// pairs come first, then the specializations' from the last to the first; conditions are
+/// simplified; a list whose values are all equal collapses to one pair with condition true.
+fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<CondValue>; 2], BoundsError> {
+    let t = || ir::make_bool(true, 1);
+    let mut result: [Vec<CondValue>; 2] = [Vec::new(), Vec::new()];
+    match pieces {
+        [] => return Err(unsupported(format!("specialize_fail or empty branch in {stage}"))),
+        [([], exprs)] => {
+            for i in 0..2 {
+                result[i] = exprs[i].iter().map(|e| (t(), e.clone())).collect();
+            }
+            return Ok(result);
+        }
+        _ => {}
+    }
+    let Some(Some((c, _))) = pieces.first().map(|(path, _)| path.first()) else {
+        return Err(unsupported(format!(
+            "specializations of {stage} (a definition outside the if/else tree)"
+        )));
+    };
+    if pieces.iter().any(|(path, _)| path.first().is_none_or(|(d, _)| !ir::equal(c, d))) {
+        return Err(unsupported(format!("specializations of {stage} (branches under different conditions)")));
+    }
+    let split = |then: bool| -> Vec<Piece<'_>> {
+        pieces
+            .iter()
+            .filter(|(path, _)| path.first().is_some_and(|(_, th)| *th == then))
+            .map(|(path, exprs)| (&path[1..], exprs.clone()))
+            .collect()
+    };
+    let (then_pieces, else_pieces) = (split(true), split(false));
+    let empty = Scope::new();
+    let simplify = |e: Expr| crate::simplify::simplify(ctx, &e, &empty);
+    let mut rest = specialized(ctx, stage, &else_pieces)?;
+    let mut own = specialized(ctx, stage, &then_pieces)?;
+    for i in 0..2 {
+        for (cond, _) in rest[i].iter_mut() {
+            *cond = simplify(ir::and(ir::not(c.clone()), cond.clone()));
+        }
+        for (cond, _) in own[i].iter_mut() {
+            *cond = simplify(ir::and(c.clone(), cond.clone()));
+        }
+        result[i] = std::mem::take(&mut rest[i]);
+        result[i].append(&mut own[i]);
+        if result[i].len() > 1 && result[i].iter().all(|(_, e)| ir::equal(e, &result[i][0].1)) {
+            let e = result[i][0].1.clone();
+            result[i] = vec![(t(), e)];
+        }
+    }
+    Ok(result)
+}
+
+/// Builds the stage list in realization order (§2.3.3, §2.3.4).
+pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>, BoundsError> {
+    let mut stages = Vec::new();
+    for f in &env.order {
+        if !facts.produced.contains(f.as_str()) {
+            continue; // inlined or an input
+        }
+        // The env's argument names are authoritative; the text's (realize node, leading
+        // loop lets of an output) are the fallback.
+        let args = match env.funcs.get(f.as_str()).map(|fe| &fe.args) {
+            Some(a) if !a.is_empty() => a.clone(),
+            _ => facts
+                .args
+                .get(f.as_str())
+                .cloned()
+                .ok_or_else(|| unsupported(format!("no pure arguments for {f}")))?,
+        };
+        let empty = Vec::new();
+        let provides = facts.provides.get(f.as_str()).unwrap_or(&empty);
+        let loopless = provides.iter().filter(|p| p.stage.is_none()).count();
+        if loopless > 0 && (loopless != provides.len() || loopless > 1) {
+            return Err(unsupported(format!("loop-less update stages of {f}")));
+        }
+        let last = facts.max_stage.get(f.as_str()).copied().unwrap_or(0);
+        let func_env = env.funcs.get(f.as_str());
+        if let Some(def) = ExternDef::from_env(env, f)? {
+            // An extern stage: no Provide; its consumer boxes come from the query (§2.1.3).
+            if !provides.is_empty() || last > 0 {
+                return Err(unsupported(format!("extern Func {f} with Provides or updates")));
+            }
+            stages.push(Stage {
+                func: loopir::name(f),
+                stage: 0,
+                last: 0,
+                args: args.clone(),
+                rvars: Vec::new(),
+                exprs: Vec::new(),
+                always_pure: vec![false; args.len()],
+                table: BTreeMap::new(),
+                consumers: Vec::new(),
+                explicit: Vec::new(),
+                compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
+                store_level: facts.store_level.get(f.as_str()).cloned().flatten(),
+                extern_def: Some(def),
+            });
+        }
+        let parse = |t: &Option<String>| t.as_deref().map(parse_env_expr).transpose();
+        let mut explicit = Vec::new();
+        for b in func_env.map_or(&[][..], |fe| fe.bounds.as_slice()) {
+            explicit.push(ParsedBound {
+                var: b.var.clone(),
+                min: parse(&b.min)?,
+                extent: parse(&b.extent)?,
+                modulus: parse(&b.modulus)?,
+                remainder: parse(&b.remainder)?,
+            });
+        }
+        let mut per_stage: Vec<Vec<&ProvideFact>> = vec![Vec::new(); last as usize + 1];
+        for p in provides {
+            let k = p.stage.unwrap_or(0) as usize;
+            let Some(slot) = per_stage.get_mut(k) else {
+                return Err(unsupported(format!("Provide to {f} outside its stages")));
+            };
+            // The same definition produced at several places (a Func with an update
+            // scheduled inline is computed within each consumer) is one definition.
+            let same =
+                |a: &[Expr], b: &[Expr]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| ir::equal(x, y));
+            let same_path = |a: &[(Expr, bool)], b: &[(Expr, bool)]| {
+                a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && ir::equal(x, y))
+            };
+            if slot.iter().any(|q| {
+                same(&q.args, &p.args)
+                    && same(&q.values, &p.values)
+                    && same(&q.conds, &p.conds)
+                    && same_path(&q.spec, &p.spec)
+            }) {
+                continue;
+            }
+            slot.push(p);
+        }
+        // Dimensions that are the pure variable in every update (and specialization).
+        let always_pure: Vec<bool> = (0..args.len())
+            .map(|d| {
+                per_stage.iter().enumerate().skip(1).all(|(k, ps)| {
+                    !ps.is_empty()
+                        && ps.iter().all(|p| {
+                            p.args.get(d).and_then(|a| a.as_variable()).is_some_and(|v| {
+                                let pure = format!("{f}.s{k}.{}", args[d]);
+                                v.as_ref() == pure || v.strip_suffix(".guarded") == Some(pure.as_str())
+                            })
+                        })
+                })
+            })
+            .collect();
+        let first = stages.len();
+        let is_extern =
+            stages.last().is_some_and(|st: &Stage| st.func.as_ref() == f && st.extern_def.is_some());
+        for (k, ps) in per_stage.iter().enumerate().filter(|_| !is_extern) {
+            if ps.is_empty() {
+                return Err(unsupported(format!("no Provide for stage {f}.s{k}")));
+            }
+            let mut rvars = Vec::new();
+            let mut env_predicates = Vec::new();
+            if k > 0
+                && let Some(u) = func_env.and_then(|fe| fe.updates.get(k - 1))
+            {
+                rvars = u.rvars.clone();
+                rvars.sort_by(|a, b| a.name.cmp(&b.name));
+                for text in &u.predicates {
+                    env_predicates.push(parse_env_expr(text)?);
+                }
+            }
+            let mut pieces = Vec::with_capacity(ps.len());
+            for p in ps {
+                let predicates = if k == 0 {
+                    if !p.conds.is_empty() {
+                        return Err(unsupported(format!("conditional pure definition of {f}")));
+                    }
+                    Vec::new()
+                } else if env_predicates.is_empty() {
+                    p.conds.clone()
+                } else {
+                    env_predicates.clone()
+                };
+                pieces.push((p.spec.as_slice(), definition_exprs(f, k, &args, p, &predicates)));
+            }
+            let [lhs, values] = specialized(ctx, &format!("{f}.s{k}"), &pieces)?;
+            let exprs =
+                lhs.into_iter().chain(values).map(|(c, e)| (c, selects_to_if_then_else(&e))).collect();
+            stages.push(Stage {
+                func: loopir::name(f),
+                stage: k as u32,
+                last,
+                args: args.clone(),
+                rvars,
+                exprs,
+                always_pure: always_pure.clone(),
+                table: BTreeMap::new(),
+                consumers: Vec::new(),
+                explicit: Vec::new(),
+                compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
+                store_level: facts.store_level.get(f.as_str()).cloned().flatten(),
+                extern_def: None,
+            });
+        }
+        for st in &mut stages[first..] {
+            st.explicit = explicit
+                .iter()
+                .map(|b| ParsedBound {
+                    var: b.var.clone(),
+                    min: b.min.clone(),
+                    extent: b.extent.clone(),
+                    modulus: b.modulus.clone(),
+                    remainder: b.remainder.clone(),
+                })
+                .collect();
+        }
+    }
+    Ok(stages)
+}
+
+/// The consumer analysis and the output boxes (§2.1.3).
+pub(super) fn consumer_analysis(
+    ctx: &Ctx,
+    stages: &mut [Stage],
+    env: &BoundsEnv,
+    func_bounds: &FuncValueBounds,
+) -> Result<FxHashSet<Name>, BoundsError> {
+    let mut has_extern_consumer = FxHashSet::default();
+    for c in 0..stages.len() {
+        let prefix = stages[c].prefix();
+        let mut scope: Scope<Interval> = Scope::new();
+        let vars = stages[c].args.iter().chain(stages[c].rvars.iter().map(|r| &r.name));
+        for d in vars {
+            let v = format!("{prefix}.{d}");
+            let i = Interval::new(
+                Expr::var_i32(format!("{v}.min").as_str()),
+                Expr::var_i32(format!("{v}.max").as_str()),
+            );
+            let _ = scope.push(format!("{v}.guarded").as_str(), i.clone());
+            let _ = scope.push(v.as_str(), i);
+        }
+        let mut boxes: FxHashMap<Name, Region> = FxHashMap::default();
+        if let Some(def) = &stages[c].extern_def {
+            for a in &def.args {
+                if let ExternArg::Func { name, dims, .. } = a {
+                    has_extern_consumer.insert(loopir::name(name));
+                    let buf = format!("{name}.o0.bounds_query.{}", stages[c].func);
+                    let mut bounds = Vec::with_capacity(*dims);
+                    for d in 0..*dims {
+                        bounds.push(Interval::new(buffer_get("min", &buf, d)?, buffer_get("max", &buf, d)?));
+                    }
+                    let b = Region::new(bounds);
+                    match boxes.get_mut(name.as_str()) {
+                        Some(existing) => merge_boxes(ctx, existing, &b)?,
+                        None => {
+                            boxes.insert(loopir::name(name), b);
+                        }
+                    }
+                }
+            }
+        }
+        for (cond, e) in &stages[c].exprs {
+            for (callee, mut b) in boxes_required(ctx, e, &scope, func_bounds)? {
+                b.used = Some(cond.clone());
+                match boxes.get_mut(&callee) {
+                    Some(existing) => merge_boxes(ctx, existing, &b)?,
+                    None => {
+                        boxes.insert(callee, b);
+                    }
+                }
+            }
+        }
+        let consumer_func = stages[c].func.clone();
+        let consumer_stage = stages[c].stage;
+        for producer in stages[..c].iter_mut() {
+            let Some(b) = boxes.get(&producer.func) else { continue };
+            if b.bounds.is_empty() {
+                continue;
+            }
+            if let Some(k) = b.bounds.iter().position(|i| !i.is_bounded()) {
+                let which = if consumer_stage == 0 {
+                    // Halide's message, two spaces after "definition" included.
+                    "The pure definition ".to_owned()
+                } else {
+                    format!("Update definition number {}", consumer_stage - 1)
+                };
+                return Err(BoundsError::UnboundedCall(format!(
+                    "{which} of Function {consumer_func} calls function {} in an unbounded way in dimension {k}",
+                    producer.func
+                )));
+            }
+            let mut b = b.clone();
+            if b.used.as_ref().is_some_and(ir::is_const_true) {
+                b.used = None;
+            }
+            producer.table.insert((consumer_func.to_string(), consumer_stage), b);
+            producer.consumers.push(c);
+        }
+    }
+    // Each stage of an output gets the output buffer's region under its own key.
+    for o in &env.outputs {
+        let Some(stage) = stages.iter().find(|s| s.func.as_ref() == o.func) else { continue };
+        let dims = stage.args.len();
+        let mut bounds = Vec::with_capacity(dims);
+        for d in 0..dims {
+            let constraint = o.constraints.get(d);
+            let min = match constraint.and_then(|c| c.min.as_deref()) {
+                Some(t) => parse_env_expr(t)?,
+                None => Expr::var_i32(format!("{}.min.{d}", o.buffer).as_str()),
+            };
+            let extent = match constraint.and_then(|c| c.extent.as_deref()) {
+                Some(t) => parse_env_expr(t)?,
+                None => Expr::var_i32(format!("{}.extent.{d}", o.buffer).as_str()),
+            };
+            bounds.push(Interval::new(min.clone(), ir::sub(ir::add(min, extent), Expr::i32(1))));
+        }
+        for stage in stages.iter_mut().filter(|s| s.func.as_ref() == o.func) {
+            stage.table.insert((o.func.clone(), stage.stage), Region::new(bounds.clone()));
+        }
+    }
+    Ok(has_extern_consumer)
+}
