@@ -48,6 +48,8 @@
 use indexmap::IndexMap;
 use loopir::equality::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
+
+use crate::solve::solve_expression;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::{BoundsOfExpr, FuncValueBounds};
@@ -782,11 +784,20 @@ impl Walker<'_, '_> {
         self.varying_occurrences(original, &mut occurrences);
         let mut restricted = Vec::new();
         for v in occurrences {
-            let r = [Side::Left, Side::Right]
-                .into_iter()
-                .filter_map(|side| self.tighten(&c, side))
-                .find(|(name, _)| *name == v);
-            if let Some(r) = r {
+            let solved = solve_expression(&c, &v, &mut self.simp);
+            if !solved.fully_solved {
+                continue;
+            }
+            let ExprKind::Binary(op, lhs, rhs) = solved.expr.kind() else { continue };
+            let op = *op;
+            let solved_for_v = lhs.as_variable() == Some(&v);
+            if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq)
+                || !rhs.ty().is_int32()
+                || !solved_for_v
+            {
+                continue;
+            }
+            if let Some(r) = self.restrict(v, rhs, op) {
                 restricted.push(r);
             }
         }
@@ -944,6 +955,11 @@ impl Walker<'_, '_> {
             }
             _ => return None,
         };
+        self.restrict(v, r, op)
+    }
+
+    /// The interval of `v` (varying) restricted by `v op r`, with `r` free of `v`.
+    fn restrict(&mut self, v: Name, r: &Expr, op: BinOp) -> Option<(Name, Interval)> {
         let old = self.bounds.lookup(&v).cloned()?;
         let rb = self.bounds.bounds(r);
         let one = ir::one(r.ty());
@@ -977,6 +993,9 @@ impl Walker<'_, '_> {
                 }
             }
             _ => return None,
+        }
+        if compat {
+            return Some((v, new));
         }
         let simplified = Interval {
             min: new.min.map(|e| self.simp.simplify(e)),

@@ -291,6 +291,13 @@ impl Simplifier<'_, '_, '_> {
             }
             _ => {}
         }
+        // x - (y - z) → x + (z - y) (Halide's canonical form; `x + (z - x)` then cancels)
+        if ir::no_overflow(ty)
+            && let Some((y, z)) = is_op(&b, BinOp::Sub)
+        {
+            let d = self.sub(z.clone(), y.clone());
+            return self.add(a, d);
+        }
         // (x + y) - (x + z) → y - z, and the other three pairings
         if let (Some((x1, y1)), Some((x2, y2))) = (is_op(&a, BinOp::Add), is_op(&b, BinOp::Add)) {
             let pairs = [(x1, x2, y1, y2), (x1, y2, y1, x2), (y1, x2, x1, y2), (y1, y2, x1, x2)];

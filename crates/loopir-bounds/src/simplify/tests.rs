@@ -303,3 +303,10 @@ fn let_of_its_own_name_is_kept() {
     assert_eq!(s(ir::let_in(t.clone(), ir::min(x(), y()), tv.clone())), "let t = min(x, y) in t");
     assert_eq!(s(ir::let_in(t, ir::add(ir::div(x(), y()), c(3)), tv)), "let t.s = (x/y) in (t.s + 3)");
 }
+
+#[test]
+fn subtracting_a_difference_adds_its_negation() {
+    // x - (y - z) → x + (z - y), which cancels when x is y (Halide's canonical form)
+    assert_eq!(s(ir::sub(x(), ir::sub(x(), y()))), "y");
+    assert_eq!(s(ir::sub(c(0), ir::sub(c(0), x()))), "x");
+}
