@@ -310,3 +310,15 @@ fn subtracting_a_difference_adds_its_negation() {
     assert_eq!(s(ir::sub(x(), ir::sub(x(), y()))), "y");
     assert_eq!(s(ir::sub(c(0), ir::sub(c(0), x()))), "x");
 }
+
+#[test]
+fn halide_constant_guards_on_min_max_differences() {
+    // x - min(x, y) → max(x - y, 0) only for a non-constant x
+    assert_eq!(s(ir::sub(c(0), ir::min(x(), c(0)))), "0 - min(x, 0)");
+    assert_eq!(s(ir::sub(y(), ir::min(y(), x()))), "max(y - x, 0)");
+    // z - max(x - y, c0) → z + min(y - x, -c0)
+    let w = Expr::var_i32("w");
+    assert_eq!(s(ir::sub(w, ir::max(ir::sub(c(0), x()), c(0)))), "min(x, 0) + w");
+    // (c0 - x)*c1 → x*(-c1) + c0*c1
+    assert_eq!(s(ir::mul(ir::sub(c(0), ir::min(x(), c(0))), c(64))), "min(x, 0)*-64");
+}
