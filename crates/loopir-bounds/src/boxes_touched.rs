@@ -49,7 +49,7 @@ use indexmap::IndexMap;
 use loopir::equality::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
 
-use crate::solve::solve_expression;
+use crate::solve::{solve_expression, solve_if_then_else};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::{BoundsOfExpr, FuncValueBounds};
@@ -115,7 +115,9 @@ pub fn boxes_provided<'a>(
 
 /// Every region read or written by `node`: the provided boxes merged into the required
 /// ones. With `compat_purify` set in the context's options, overflow markers are replaced
-/// by zero as Halide does instead of widening the affected ends.
+/// by zero as Halide does instead of widening the affected ends. With `compat_conditions`,
+/// every `if` condition of a statement is first solved for its innermost variable
+/// (Halide's `SolveIfThenElse`, see [`crate::solve::solve_if_then_else`]).
 pub fn boxes_touched<'a>(
     ctx: &Ctx,
     node: impl Into<Node<'a>>,
@@ -123,6 +125,14 @@ pub fn boxes_touched<'a>(
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
     let node = node.into();
+    let solved;
+    let node = match node {
+        Node::Stmt(s) if ctx.options().compat_conditions => {
+            solved = solve_if_then_else(ctx, s);
+            Node::Stmt(&solved)
+        }
+        other => other,
+    };
     let mut calls = walk(ctx, node, scope, func_bounds, Mode::Calls)?;
     let provides = walk(ctx, node, scope, func_bounds, Mode::Provides)?;
     for (name, b) in provides {
@@ -784,7 +794,7 @@ impl Walker<'_, '_> {
         self.varying_occurrences(original, &mut occurrences);
         let mut restricted = Vec::new();
         for v in occurrences {
-            let solved = solve_expression(&c, &v, &mut self.simp);
+            let solved = solve_expression(self.ctx, &c, &v);
             if !solved.fully_solved {
                 continue;
             }

@@ -14,8 +14,11 @@
 use rustc_hash::FxHashMap;
 
 use loopir::equality::with_stack;
-use loopir::{BinOp, Expr, ExprKind, Name};
+use loopir::mutate::{Mutator, walk_stmt};
+use loopir::{BinOp, Expr, ExprKind, Name, Stmt, StmtKind};
 
+use crate::Ctx;
+use crate::cse::cse;
 use crate::ir;
 use crate::simplify::Simplifier;
 
@@ -28,11 +31,107 @@ pub struct Solved {
     pub fully_solved: bool,
 }
 
-/// Solves `e` for the variable `var` (see the module documentation).
-pub fn solve_expression(e: &Expr, var: &Name, simp: &mut Simplifier<'_, '_, '_>) -> Solved {
-    let mut s = Solver { var, simp, lets: FxHashMap::default(), uses_var: false, failed: false };
+/// Solves `e` for the variable `var` (see the module documentation). As Halide does,
+/// the result goes through common-subexpression elimination (which draws fresh `t`
+/// names for repeated subexpressions).
+pub fn solve_expression(ctx: &Ctx, e: &Expr, var: &Name) -> Solved {
+    let mut simp = Simplifier::without_bounds(ctx);
+    let mut s = Solver { var, simp: &mut simp, lets: FxHashMap::default(), uses_var: false, failed: false };
     let expr = s.mutate(e);
-    Solved { expr, fully_solved: !s.failed }
+    let failed = s.failed;
+    Solved { expr: cse(ctx, &expr), fully_solved: !failed }
+}
+
+/// Halide's `SolveIfThenElse`, run before the boxes of a statement are collected: every
+/// `if` condition is solved for its innermost variable (the most deeply bound LetStmt
+/// or loop variable it mentions) and replaced by the result, solved or not (tags such
+/// as `likely` do not survive the solve).
+pub fn solve_if_then_else(ctx: &Ctx, s: &Stmt) -> Stmt {
+    let mut m = InnermostSolver { ctx, depth: FxHashMap::default(), next: 0 };
+    m.mutate_stmt(s)
+}
+
+struct InnermostSolver<'c> {
+    ctx: &'c Ctx,
+    /// Depths of the bound names (innermost binding last).
+    depth: FxHashMap<Name, Vec<u64>>,
+    next: u64,
+}
+
+impl InnermostSolver<'_> {
+    fn push(&mut self, n: &Name) {
+        self.depth.entry(n.clone()).or_default().push(self.next);
+        self.next += 1;
+    }
+
+    fn pop(&mut self, n: &Name) {
+        self.next = self.next.saturating_sub(1);
+        if let Some(v) = self.depth.get_mut(n) {
+            v.pop();
+        }
+    }
+
+    /// The bound variable of `e` with the greatest depth (the first one met on ties).
+    fn innermost(&self, e: &Expr) -> Option<Name> {
+        let mut best: Option<(u64, Name)> = None;
+        let mut stack = vec![e.clone()];
+        let mut order = Vec::new();
+        // Pre-order, left to right (Halide's visiting order).
+        while let Some(x) = stack.pop() {
+            if let Some(n) = x.as_variable() {
+                order.push(n.clone());
+                continue;
+            }
+            for c in x.children().into_iter().rev() {
+                stack.push(c.clone());
+            }
+        }
+        for n in order {
+            if let Some(&d) = self.depth.get(&n).and_then(|v| v.last())
+                && best.as_ref().is_none_or(|(bd, _)| d > *bd)
+            {
+                best = Some((d, n));
+            }
+        }
+        best.map(|(_, n)| n)
+    }
+}
+
+impl Mutator for InnermostSolver<'_> {
+    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+        match s.kind() {
+            StmtKind::For { name, .. } => {
+                let name = name.clone();
+                self.push(&name);
+                let r = walk_stmt(self, s);
+                self.pop(&name);
+                r
+            }
+            StmtKind::IfThenElse { .. } => {
+                let r = walk_stmt(self, s);
+                let StmtKind::IfThenElse { condition, then_case, else_case } = r.kind() else { return r };
+                let Some(v) = self.innermost(condition) else { return r };
+                let solved = solve_expression(self.ctx, condition, &v).expr;
+                if solved.same_as(condition) {
+                    return r;
+                }
+                Stmt::from_kind_unchecked(StmtKind::IfThenElse {
+                    condition: solved,
+                    then_case: then_case.clone(),
+                    else_case: else_case.clone(),
+                })
+            }
+            _ => walk_stmt(self, s),
+        }
+    }
+
+    fn enter_let_stmt(&mut self, name: &Name, _value: &Expr) {
+        self.push(name);
+    }
+
+    fn leave_let_stmt(&mut self, name: &Name) {
+        self.pop(name);
+    }
 }
 
 #[derive(Clone)]
@@ -609,7 +708,6 @@ fn shallow_negate(e: &Expr) -> Expr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Ctx;
     use loopir::Type;
 
     fn v(n: &str) -> Expr {
@@ -618,8 +716,7 @@ mod tests {
 
     fn solve(e: &Expr, var: &str) -> (String, bool) {
         let ctx = Ctx::new();
-        let mut simp = Simplifier::without_bounds(&ctx);
-        let s = solve_expression(e, &loopir::name(var), &mut simp);
+        let s = solve_expression(&ctx, e, &loopir::name(var));
         (ir::pretty(&s.expr), s.fully_solved)
     }
 
@@ -667,5 +764,14 @@ mod tests {
     fn untouched_when_the_variable_is_absent() {
         let c = ir::lt(v("a"), v("b"));
         assert_eq!(solve(&c, "x"), ("a < b".to_string(), true));
+    }
+
+    #[test]
+    fn if_conditions_are_solved_for_their_innermost_variable() {
+        let src = "let a = b\nfor (x, 0, 9) {\n if (likely((x + (a - c)) >= a)) {\n  f(x) = 1\n }\n}\n";
+        let Ok(stmt) = loopir::parse_stmt(src) else { panic!("parses") };
+        let out = loopir::stmt_to_string(&solve_if_then_else(&Ctx::new(), &stmt));
+        // x is bound innermost; the likely tag does not survive the solve
+        assert!(out.contains("if (x >= (a - (a - c)))"), "{out}");
     }
 }
