@@ -48,6 +48,8 @@
 use indexmap::IndexMap;
 use loopir::equality::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
+
+use crate::solve::{solve_expression, solve_if_then_else};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::{BoundsOfExpr, FuncValueBounds};
@@ -113,7 +115,9 @@ pub fn boxes_provided<'a>(
 
 /// Every region read or written by `node`: the provided boxes merged into the required
 /// ones. With `compat_purify` set in the context's options, overflow markers are replaced
-/// by zero as Halide does instead of widening the affected ends.
+/// by zero as Halide does instead of widening the affected ends. With `compat_conditions`,
+/// every `if` condition of a statement is first solved for its innermost variable
+/// (Halide's `SolveIfThenElse`, see [`crate::solve::solve_if_then_else`]).
 pub fn boxes_touched<'a>(
     ctx: &Ctx,
     node: impl Into<Node<'a>>,
@@ -121,6 +125,14 @@ pub fn boxes_touched<'a>(
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
     let node = node.into();
+    let solved;
+    let node = match node {
+        Node::Stmt(s) if ctx.options().compat_conditions => {
+            solved = solve_if_then_else(ctx, s);
+            Node::Stmt(&solved)
+        }
+        other => other,
+    };
     let mut calls = walk(ctx, node, scope, func_bounds, Mode::Calls)?;
     let provides = walk(ctx, node, scope, func_bounds, Mode::Provides)?;
     for (name, b) in provides {
@@ -782,11 +794,20 @@ impl Walker<'_, '_> {
         self.varying_occurrences(original, &mut occurrences);
         let mut restricted = Vec::new();
         for v in occurrences {
-            let r = [Side::Left, Side::Right]
-                .into_iter()
-                .filter_map(|side| self.tighten(&c, side))
-                .find(|(name, _)| *name == v);
-            if let Some(r) = r {
+            let solved = solve_expression(self.ctx, &c, &v);
+            if !solved.fully_solved {
+                continue;
+            }
+            let ExprKind::Binary(op, lhs, rhs) = solved.expr.kind() else { continue };
+            let op = *op;
+            let solved_for_v = lhs.as_variable() == Some(&v);
+            if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq)
+                || !rhs.ty().is_int32()
+                || !solved_for_v
+            {
+                continue;
+            }
+            if let Some(r) = self.restrict(v, rhs, op) {
                 restricted.push(r);
             }
         }
@@ -944,6 +965,11 @@ impl Walker<'_, '_> {
             }
             _ => return None,
         };
+        self.restrict(v, r, op)
+    }
+
+    /// The interval of `v` (varying) restricted by `v op r`, with `r` free of `v`.
+    fn restrict(&mut self, v: Name, r: &Expr, op: BinOp) -> Option<(Name, Interval)> {
         let old = self.bounds.lookup(&v).cloned()?;
         let rb = self.bounds.bounds(r);
         let one = ir::one(r.ty());
@@ -977,6 +1003,9 @@ impl Walker<'_, '_> {
                 }
             }
             _ => return None,
+        }
+        if compat {
+            return Some((v, new));
         }
         let simplified = Interval {
             min: new.min.map(|e| self.simp.simplify(e)),

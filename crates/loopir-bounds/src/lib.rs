@@ -52,6 +52,7 @@ pub mod interval;
 pub mod ir;
 pub mod scope;
 pub mod simplify;
+pub mod solve;
 pub mod workloads;
 
 pub use bounds_of_expr::{

@@ -291,6 +291,13 @@ impl Simplifier<'_, '_, '_> {
             }
             _ => {}
         }
+        // x - (y - z) → x + (z - y) (Halide's canonical form; `x + (z - x)` then cancels)
+        if ir::no_overflow(ty)
+            && let Some((y, z)) = is_op(&b, BinOp::Sub)
+        {
+            let d = self.sub(z.clone(), y.clone());
+            return self.add(a, d);
+        }
         // (x + y) - (x + z) → y - z, and the other three pairings
         if let (Some((x1, y1)), Some((x2, y2))) = (is_op(&a, BinOp::Add), is_op(&b, BinOp::Add)) {
             let pairs = [(x1, x2, y1, y2), (x1, y2, y1, x2), (y1, x2, x1, y2), (y1, y2, x1, x2)];
@@ -300,10 +307,12 @@ impl Simplifier<'_, '_, '_> {
                 }
             }
         }
-        // x - min(x, y) → max(x - y, 0);  x - max(x, y) → min(x - y, 0)
+        // x - min(x, y) → max(x - y, 0);  x - max(x, y) → min(x - y, 0) (x not a constant)
         // min(x, y) - x → min(y - x, 0);  max(x, y) - x → max(y - x, 0)
         for mm in [BinOp::Min, BinOp::Max] {
-            if let Some((p, q)) = is_op(&b, mm) {
+            if !ir::is_const(&a)
+                && let Some((p, q)) = is_op(&b, mm)
+            {
                 for (same, other) in [(p, q), (q, p)] {
                     if ir::equal(same, &a) {
                         let d = self.sub(a.clone(), other.clone());
@@ -317,6 +326,22 @@ impl Simplifier<'_, '_, '_> {
                     if ir::equal(same, &b) {
                         let d = self.sub(other.clone(), b.clone());
                         return self.min_max(mm, d, ir::zero(ty));
+                    }
+                }
+            }
+        }
+        // z - max(x - y, c0) → z + min(y - x, fold(-c0));  z - min(x - y, c0) → z + max(y - x, fold(-c0))
+        if ir::no_overflow(ty) {
+            for mm in [BinOp::Max, BinOp::Min] {
+                if let Some((p, c0)) = is_op(&b, mm)
+                    && ir::is_const(c0)
+                    && let Some((x, y)) = is_op(p, BinOp::Sub)
+                {
+                    let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), c0);
+                    if ir::is_const(&neg) {
+                        let d = self.sub(y.clone(), x.clone());
+                        let m = self.min_max(other_op(mm), d, neg);
+                        return self.add(a, m);
                     }
                 }
             }
@@ -413,6 +438,17 @@ impl Simplifier<'_, '_, '_> {
                 let c = self.fold_consts(BinOp::Mul, c0, &b);
                 if ir::is_const(&c) {
                     let xc = self.mul(x.clone(), b.clone());
+                    return self.add(xc, c);
+                }
+            }
+            // (c0 - x)*c1 → x*fold(-c1) + fold(c0*c1)
+            if let Some((c0, x)) = is_op(&a, BinOp::Sub)
+                && ir::is_const(c0)
+            {
+                let c = self.fold_consts(BinOp::Mul, c0, &b);
+                let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), &b);
+                if ir::is_const(&c) && ir::is_const(&neg) {
+                    let xc = self.mul(x.clone(), neg);
                     return self.add(xc, c);
                 }
             }

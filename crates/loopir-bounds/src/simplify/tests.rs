@@ -303,3 +303,22 @@ fn let_of_its_own_name_is_kept() {
     assert_eq!(s(ir::let_in(t.clone(), ir::min(x(), y()), tv.clone())), "let t = min(x, y) in t");
     assert_eq!(s(ir::let_in(t, ir::add(ir::div(x(), y()), c(3)), tv)), "let t.s = (x/y) in (t.s + 3)");
 }
+
+#[test]
+fn subtracting_a_difference_adds_its_negation() {
+    // x - (y - z) → x + (z - y), which cancels when x is y (Halide's canonical form)
+    assert_eq!(s(ir::sub(x(), ir::sub(x(), y()))), "y");
+    assert_eq!(s(ir::sub(c(0), ir::sub(c(0), x()))), "x");
+}
+
+#[test]
+fn halide_constant_guards_on_min_max_differences() {
+    // x - min(x, y) → max(x - y, 0) only for a non-constant x
+    assert_eq!(s(ir::sub(c(0), ir::min(x(), c(0)))), "0 - min(x, 0)");
+    assert_eq!(s(ir::sub(y(), ir::min(y(), x()))), "max(y - x, 0)");
+    // z - max(x - y, c0) → z + min(y - x, -c0)
+    let w = Expr::var_i32("w");
+    assert_eq!(s(ir::sub(w, ir::max(ir::sub(c(0), x()), c(0)))), "min(x, 0) + w");
+    // (c0 - x)*c1 → x*(-c1) + c0*c1
+    assert_eq!(s(ir::mul(ir::sub(c(0), ir::min(x(), c(0))), c(64))), "min(x, 0)*-64");
+}
