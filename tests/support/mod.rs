@@ -5,19 +5,9 @@ use std::path::{Path, PathBuf};
 
 /// The oracle's `cases` directory (`<repo>/../shared/oracle/cases`).
 pub fn oracle_cases() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    // `../shared` from a checkout beside it; `../../shared` from a worktree under `<dir>/wt/`.
-    let candidates = [
-        root.join("../shared/oracle/cases"),
-        root.join("shared/oracle/cases"),
-        root.join("../../shared/oracle/cases"),
-    ];
-    for c in &candidates {
-        if c.is_dir() {
-            return c.clone();
-        }
-    }
-    panic!("the oracle corpus is missing: expected {}", candidates[0].display());
+    let dir = PathBuf::from(env!("LOOPIR_ORACLE_CASES"));
+    assert!(dir.is_dir(), "the oracle corpus is missing: expected {}", dir.display());
+    dir
 }
 
 /// Every `.stmt` file under `dir`, recursively, sorted.

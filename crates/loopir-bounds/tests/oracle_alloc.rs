@@ -12,17 +12,7 @@ use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
 
 fn cases_dir() -> PathBuf {
-    // `<repo>/../shared/oracle/cases`: CI clones the repository with `shared/` beside it;
-    // a worktree may sit deeper, so look upwards from the crate.
-    if let Some(dir) = std::env::var_os("LOOPIR_ORACLE_CASES") {
-        return PathBuf::from(dir);
-    }
-    let start = Path::new(env!("CARGO_MANIFEST_DIR"));
-    start
-        .ancestors()
-        .map(|d| d.join("shared/oracle/cases"))
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| panic!("no shared/oracle/cases above {}", start.display()))
+    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
 }
 
 fn parse_env(env: &BoundsEnv) -> ParseEnv {

@@ -22,16 +22,7 @@ fn loopir(args: &[&str], stdin: &[u8]) -> Output {
 /// An oracle case: `$LOOPIR_ORACLE_CASES/<name>`, else the first `shared/oracle/cases`
 /// above this crate (from the main checkout or from a worktree nested below it).
 fn case(name: &str) -> PathBuf {
-    if let Some(dir) = std::env::var_os("LOOPIR_ORACLE_CASES") {
-        return PathBuf::from(dir).join(name);
-    }
-    let start = Path::new(env!("CARGO_MANIFEST_DIR"));
-    start
-        .ancestors()
-        .map(|d| d.join("shared/oracle/cases"))
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| panic!("no shared/oracle/cases above {}", start.display()))
-        .join(name)
+    Path::new(env!("LOOPIR_ORACLE_CASES")).join(name)
 }
 
 fn path(p: &Path) -> String {

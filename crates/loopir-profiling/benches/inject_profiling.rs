@@ -2,7 +2,7 @@
 // criterion's macros generate undocumented functions.
 #![allow(missing_docs)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
@@ -18,15 +18,7 @@ const CASES: [&str; 5] = [
 /// The oracle's `cases` directory: `$LOOPIR_ORACLE_CASES`, else the first
 /// `shared/oracle/cases` above this crate.
 fn cases_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("LOOPIR_ORACLE_CASES") {
-        return PathBuf::from(dir);
-    }
-    let start = Path::new(env!("CARGO_MANIFEST_DIR"));
-    start
-        .ancestors()
-        .map(|d| d.join("shared/oracle/cases"))
-        .find(|d| d.is_dir())
-        .unwrap_or_else(|| start.join("shared/oracle/cases"))
+    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
 }
 
 fn bench(c: &mut Criterion) {

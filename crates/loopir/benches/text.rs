@@ -15,7 +15,7 @@ const FILES: &[&str] = &[
 ];
 
 fn oracle(rel: &str) -> Option<(String, String)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/oracle/cases").join(rel);
+    let path = PathBuf::from(env!("LOOPIR_ORACLE_CASES")).join(rel);
     let text = std::fs::read_to_string(&path).ok()?;
     Some((rel.split('/').next().unwrap_or(rel).to_owned(), text))
 }

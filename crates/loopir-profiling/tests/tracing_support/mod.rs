@@ -9,17 +9,7 @@ use loopir_profiling::tracing::{RecordedBoxes, TouchedBox, TouchedInterval, deco
 /// The oracle's `cases` directory: `$LOOPIR_ORACLE`, or `shared/oracle/cases` in the
 /// nearest ancestor of this crate that has one.
 pub fn oracle_cases() -> PathBuf {
-    if let Some(dir) = std::env::var_os("LOOPIR_ORACLE") {
-        return PathBuf::from(dir);
-    }
-    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for dir in here.ancestors() {
-        let c = dir.join("shared/oracle/cases");
-        if c.is_dir() {
-            return c;
-        }
-    }
-    panic!("the oracle corpus is missing: no shared/oracle/cases above {}", here.display());
+    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
 }
 
 /// The workspace's `fixtures/tracing` directory.
