@@ -72,6 +72,11 @@ impl Ctx {
         self.t_counter.set(next);
     }
 
+    /// The number the next [`Ctx::fresh_t`] will draw.
+    pub fn next_t(&self) -> u64 {
+        self.t_counter.get()
+    }
+
     /// A fresh `t<N>` name; numbers are never reused.
     pub fn fresh_t(&self) -> Name {
         let n = self.t_counter.get();

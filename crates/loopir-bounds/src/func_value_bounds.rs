@@ -7,20 +7,44 @@
 //! the Provides (specialization branches), then CSE'd and simplified. Symbols (parameters
 //! and outer values) stay symbolic. Funcs with updates get the bounds of their value type
 //! (finite only for integers of at most 16 bits), which is what an absent entry means.
+//!
+//! The reference reads these bounds from its Func definitions, which predate the
+//! parameter-check stage. That stage renamed every constrained parameter `p` of the text
+//! to `p.constrained`, bound by a top-level `let p.constrained = min(max(p, lo), hi)`; a
+//! definition still says `p`. So a `.constrained` let whose value mentions `p` maps back
+//! to `p` in the values analysed here, and the bounds stay symbolic in `p` as the
+//! reference's do (its clamp lets are not part of the definition).
+//!
+//! Each end is simplified after a CSE that first inlines every let (the reference's CSE
+//! does), so lets of the definition that survive in an end are rebuilt under fresh `t`
+//! names. The reference draws those before the pass starts, so they are numbered to end
+//! just before the context's next `t`, and the context's counter is left where it was.
+//!
+//! The stage that clamps unsafe data-dependent accesses (corpus stage 03) wrapped some
+//! Func calls used as indices in `max(min(f(..), hi), lo)` with `[lo, hi]` the value
+//! bounds of `f`. It changed the statement only: the reference's later analyses read the
+//! definitions, which have the bare call. [`undo_access_clamps`] removes exactly those
+//! wrappers (both bounds must equal the computed value bounds of `f` textually), and, as
+//! a by-product, recovers the tuple index the text does not print: the element whose
+//! bounds matched.
 
 use indexmap::IndexMap;
 use loopir::equality::with_stack;
-use loopir::{Expr, Name, Stmt, StmtKind};
+use loopir::mutate::{Mutator, walk_expr};
+use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Name, Stmt, StmtKind};
+use rustc_hash::FxHashMap;
 
 use crate::bounds_of_expr::{FuncValueBounds, bounds_of_expr_in_scope};
 use crate::cse::cse;
 use crate::ctx::Ctx;
 use crate::interval::Interval;
+use crate::ir::{equal, inline_lets, mentions_var, substitute, var};
 use crate::scope::Scope;
 use crate::simplify::simplify_expr;
 
 /// One Provide with the names bound around it.
 struct Site {
+    /// The values with constrained parameters mapped back to the parameters.
     values: Vec<Expr>,
     bound: Vec<Name>,
     stage: Option<u32>,
@@ -28,10 +52,32 @@ struct Site {
 
 /// Func value bounds of every Func with a single stage in `s`.
 pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
+    let sites = collect_sites(s);
+    let counting = Ctx::with_options(ctx.options());
+    let out = value_bounds(&counting, &sites);
+    let drawn = counting.next_t();
+    if drawn == 0 {
+        return out;
+    }
+    let numbered = Ctx::with_options(ctx.options());
+    numbered.seed_t(ctx.next_t().saturating_sub(drawn));
+    value_bounds(&numbered, &sites)
+}
+
+fn collect_sites(s: &Stmt) -> IndexMap<Name, Vec<Site>> {
     let mut sites: IndexMap<Name, Vec<Site>> = IndexMap::new();
-    collect(s, &mut Vec::new(), &mut sites);
+    let mut walk = Walk { bound: Vec::new(), constrained: FxHashMap::default(), sites: &mut sites };
+    walk.collect(s);
+    sites
+}
+
+/// The bounds of each single-stage Func, in text order (producers before consumers, so a
+/// value that calls an earlier Func uses that Func's bounds, as the reference's walk over
+/// the realization order does).
+fn value_bounds(ctx: &Ctx, sites: &IndexMap<Name, Vec<Site>>) -> FuncValueBounds {
     let mut out = FuncValueBounds::default();
     for (func, list) in sites {
+        let func = func.clone();
         let single_stage = list.iter().all(|site| site.stage.is_none_or(|k| k == 0)) || list.len() == 1;
         if !single_stage {
             continue;
@@ -39,17 +85,21 @@ pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
         let arity = list.first().map_or(0, |site| site.values.len());
         for k in 0..arity {
             let mut hull = Interval::nothing();
-            for site in &list {
+            for site in list {
                 let Some(v) = site.values.get(k) else { continue };
+                let v = &undo_clamps_in_expr(v, &out);
                 let mut scope = Scope::new();
                 for n in &site.bound {
                     let _ = scope.push(n.clone(), Interval::everything());
                 }
-                let i = bounds_of_expr_in_scope(ctx, v, &scope, &FuncValueBounds::default(), false);
+                let i = bounds_of_expr_in_scope(ctx, v, &scope, &out, false);
                 hull.include(&i);
             }
-            let tidy = |e: &Expr| simplify_expr(ctx, &cse(ctx, e));
-            let hull = Interval { min: hull.min.map(tidy), max: hull.max.map(tidy) };
+            let tidy = |e: &Expr| simplify_expr(ctx, &cse(ctx, &inline_lets(e, |_| true)));
+            let fixed = hull.is_single_point();
+            let min = hull.min.map(tidy);
+            let max = if fixed { min.clone() } else { hull.max.map(tidy) };
+            let hull = Interval { min, max };
             out.insert((func.clone(), k as u32), hull);
         }
     }
@@ -63,55 +113,133 @@ fn stage_of(loop_name: &str, func: &str) -> Option<u32> {
     digits.parse().ok()
 }
 
-fn collect(s: &Stmt, bound: &mut Vec<Name>, sites: &mut IndexMap<Name, Vec<Site>>) {
-    with_stack(|| match s.kind() {
-        StmtKind::LetStmt { .. } => {
-            let mut cur = s.clone();
-            let depth = bound.len();
-            while let StmtKind::LetStmt { name, body, .. } = cur.kind() {
-                bound.push(name.clone());
-                let next = body.clone();
-                cur = next;
+/// The walk's state: names bound around the current statement, the constrained
+/// parameters seen so far (`p.constrained` -> `p`), and the Provides found.
+struct Walk<'a> {
+    bound: Vec<Name>,
+    constrained: FxHashMap<Name, Expr>,
+    sites: &'a mut IndexMap<Name, Vec<Site>>,
+}
+
+impl Walk<'_> {
+    fn collect(&mut self, s: &Stmt) {
+        with_stack(|| match s.kind() {
+            StmtKind::LetStmt { .. } => {
+                let mut cur = s.clone();
+                let depth = self.bound.len();
+                let mut added = Vec::new();
+                while let StmtKind::LetStmt { name, value, body } = cur.kind() {
+                    if let Some(param) = constrained_parameter(name, value)
+                        && !self.constrained.contains_key(name)
+                    {
+                        self.constrained.insert(name.clone(), param);
+                        added.push(name.clone());
+                    }
+                    self.bound.push(name.clone());
+                    let next = body.clone();
+                    cur = next;
+                }
+                self.collect(&cur);
+                self.bound.truncate(depth);
+                for n in added {
+                    self.constrained.remove(&n);
+                }
             }
-            collect(&cur, bound, sites);
-            bound.truncate(depth);
-        }
-        StmtKind::For { name, body, .. } => {
-            bound.push(name.clone());
-            collect(body, bound, sites);
-            bound.pop();
-        }
-        StmtKind::Provide { name, values, .. } => {
-            let stage = bound.iter().rev().find_map(|n| stage_of(n, name));
-            sites.entry(name.clone()).or_default().push(Site {
-                values: values.clone(),
-                bound: bound.clone(),
-                stage,
-            });
-        }
-        StmtKind::Block(stmts) => stmts.iter().for_each(|st| collect(st, bound, sites)),
-        StmtKind::Fork { first, rest } => {
-            collect(first, bound, sites);
-            collect(rest, bound, sites);
-        }
-        StmtKind::IfThenElse { then_case, else_case, .. } => {
-            collect(then_case, bound, sites);
-            if let Some(e) = else_case {
-                collect(e, bound, sites);
+            StmtKind::For { name, body, .. } => {
+                self.bound.push(name.clone());
+                self.collect(body);
+                self.bound.pop();
             }
+            StmtKind::Provide { name, values, .. } => {
+                let stage = self.bound.iter().rev().find_map(|n| stage_of(n, name));
+                let values = values.iter().map(|v| substitute(&self.constrained, v)).collect();
+                self.sites.entry(name.clone()).or_default().push(Site {
+                    values,
+                    bound: self.bound.clone(),
+                    stage,
+                });
+            }
+            StmtKind::Block(stmts) => stmts.iter().for_each(|st| self.collect(st)),
+            StmtKind::Fork { first, rest } => {
+                self.collect(first);
+                self.collect(rest);
+            }
+            StmtKind::IfThenElse { then_case, else_case, .. } => {
+                self.collect(then_case);
+                if let Some(e) = else_case {
+                    self.collect(e);
+                }
+            }
+            StmtKind::ProducerConsumer { body, .. }
+            | StmtKind::Atomic { body, .. }
+            | StmtKind::HoistedStorage { body, .. }
+            | StmtKind::Allocate { body, .. }
+            | StmtKind::Realize { body, .. }
+            | StmtKind::Prefetch { body, .. }
+            | StmtKind::Acquire { body, .. } => self.collect(body),
+            StmtKind::AssertStmt { .. }
+            | StmtKind::Store { .. }
+            | StmtKind::Free { .. }
+            | StmtKind::Evaluate(_) => {}
+        })
+    }
+}
+
+/// `s` with the access clamps of the clamping stage removed (see the module docs); the
+/// statement itself when there are none.
+pub fn undo_access_clamps(s: &Stmt, bounds: &FuncValueBounds) -> Stmt {
+    if bounds.is_empty() {
+        return s.clone();
+    }
+    Unclamp { bounds, memo: FxHashMap::default() }.mutate_stmt(s)
+}
+
+fn undo_clamps_in_expr(e: &Expr, bounds: &FuncValueBounds) -> Expr {
+    if bounds.is_empty() {
+        return e.clone();
+    }
+    Unclamp { bounds, memo: FxHashMap::default() }.mutate_expr(e)
+}
+
+struct Unclamp<'a> {
+    bounds: &'a FuncValueBounds,
+    memo: FxHashMap<*const ExprNode, Expr>,
+}
+
+impl Unclamp<'_> {
+    /// `max(min(f(args), hi), lo)` with `[lo, hi]` the bounds of element `k` of `f`:
+    /// the call to element `k`.
+    fn bare_call(&self, e: &Expr) -> Option<Expr> {
+        let ExprKind::Binary(BinOp::Max, inner, lo) = e.kind() else { return None };
+        let ExprKind::Binary(BinOp::Min, call, hi) = inner.kind() else { return None };
+        let ExprKind::Call { name, args, call_type: CallType::Halide, .. } = call.kind() else { return None };
+        (0u32..)
+            .map_while(|k| self.bounds.get(&(name.clone(), k)).map(|i| (k, i)))
+            .find(|(_, i)| i.lo().is_some_and(|m| equal(m, lo)) && i.hi().is_some_and(|m| equal(m, hi)))
+            .map(|(k, _)| Expr::call_func(call.ty(), name.clone(), args.clone(), k))
+    }
+}
+
+impl Mutator for Unclamp<'_> {
+    fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        if let Some(r) = self.memo.get(&e.as_ptr()) {
+            return r.clone();
         }
-        StmtKind::ProducerConsumer { body, .. }
-        | StmtKind::Atomic { body, .. }
-        | StmtKind::HoistedStorage { body, .. }
-        | StmtKind::Allocate { body, .. }
-        | StmtKind::Realize { body, .. }
-        | StmtKind::Prefetch { body, .. }
-        | StmtKind::Acquire { body, .. } => collect(body, bound, sites),
-        StmtKind::AssertStmt { .. }
-        | StmtKind::Store { .. }
-        | StmtKind::Free { .. }
-        | StmtKind::Evaluate(_) => {}
-    })
+        let inner = walk_expr(self, e);
+        let r = self.bare_call(&inner).unwrap_or(inner);
+        self.memo.insert(e.as_ptr(), r.clone());
+        r
+    }
+}
+
+/// For a parameter-check let `p.constrained = ...` whose value mentions `p`: the
+/// parameter `p` as a variable of the let's type.
+fn constrained_parameter(name: &Name, value: &Expr) -> Option<Expr> {
+    let param = name.strip_suffix(".constrained")?;
+    if param.is_empty() || !mentions_var(value, param) {
+        return None;
+    }
+    Some(var(value.ty(), loopir::name(param)))
 }
 
 #[cfg(test)]

@@ -591,6 +591,35 @@ pub fn substitute(map: &FxHashMap<Name, Expr>, e: &Expr) -> Expr {
     go(e, map, &mut Vec::new(), &mut FxHashMap::default())
 }
 
+/// `e` with every let whose name satisfies `inline` replaced by its value. Shared nodes
+/// stay shared (the result is a DAG of the same size, not the tree). Let names are
+/// assumed unique within `e`, as CSE and lowering make them, so one memo over node
+/// identity serves the whole walk.
+pub fn inline_lets(e: &Expr, inline: impl Fn(&str) -> bool) -> Expr {
+    fn go(
+        e: &Expr,
+        inline: &dyn Fn(&str) -> bool,
+        values: &mut FxHashMap<Name, Expr>,
+        memo: &mut FxHashMap<*const ExprNode, Expr>,
+    ) -> Expr {
+        if let Some(r) = memo.get(&e.as_ptr()) {
+            return r.clone();
+        }
+        let result = with_stack(|| match e.kind() {
+            ExprKind::Variable(n) => values.get(n).cloned().unwrap_or_else(|| e.clone()),
+            ExprKind::Let { name, value, body } if inline(name) => {
+                let v = go(value, inline, values, memo);
+                values.insert(name.clone(), v);
+                go(body, inline, values, memo)
+            }
+            _ => rebuild_with(e, |c| go(c, inline, values, memo)),
+        });
+        memo.insert(e.as_ptr(), result.clone());
+        result
+    }
+    go(e, &inline, &mut FxHashMap::default(), &mut FxHashMap::default())
+}
+
 /// Replaces free occurrences of `name` in `e` by `replacement`.
 pub fn substitute_one(name: &Name, replacement: &Expr, e: &Expr) -> Expr {
     let mut map = FxHashMap::default();

@@ -54,8 +54,10 @@ fn unsupported(what: impl Into<String>) -> BoundsError {
 pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
     let retagged = PureMath::default().mutate_stmt(s);
     let s = &retagged;
-    let facts = Facts::collect(s);
     let func_bounds = crate::func_value_bounds::func_value_bounds_from_text(ctx, s);
+    // The definitions the reference analyses predate the access clamps; the emitted
+    // statement keeps them.
+    let facts = Facts::collect(&crate::func_value_bounds::undo_access_clamps(s, &func_bounds));
     let mut stages = build_stages(ctx, &facts, env)?;
     let has_extern_consumer = consumer_analysis(ctx, &mut stages, env, &func_bounds)?;
 

@@ -403,8 +403,19 @@ fn definition_exprs(
         })
     };
     let lhs = if k > 0 { p.args.iter().cloned().map(wrap).collect() } else { Vec::new() };
-    let values = p.values.iter().map(|v| wrap(replace_exprs(v, &replacements))).collect();
+    // The loop-nest builder inlined every let before substituting the split and then
+    // CSE'd the result into `t<N>` lets; inlined again, the substituted expression shows.
+    let unshare = |v: &Expr| {
+        if replacements.is_empty() { v.clone() } else { ir::inline_lets(v, is_loop_nest_temp) }
+    };
+    let values = p.values.iter().map(|v| wrap(replace_exprs(&unshare(v), &replacements))).collect();
     [lhs, values]
+}
+
+/// `t<N>`: a let made by the loop-nest builder's CSE (a definition's own lets carry the
+/// stage prefix).
+fn is_loop_nest_temp(name: &str) -> bool {
+    name.strip_prefix('t').is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// One (condition, expression) pair of a stage's list.

@@ -154,6 +154,20 @@ impl Simplifier<'_, '_, '_> {
             let c = self.fold_consts(BinOp::Add, c0, &b);
             return self.sub(c, x.clone());
         }
+        // (c0 - x) + y → (y - x) + c0
+        if let Some((c0, x)) = is_op(&a, BinOp::Sub)
+            && ir::is_const(c0)
+        {
+            let yx = self.sub(b.clone(), x.clone());
+            return self.add(yx, c0.clone());
+        }
+        // x + (c0 - y) → (x - y) + c0
+        if let Some((c0, y)) = is_op(&b, BinOp::Sub)
+            && ir::is_const(c0)
+        {
+            let xy = self.sub(a.clone(), y.clone());
+            return self.add(xy, c0.clone());
+        }
         // x + x → x*2
         if ir::equal(&a, &b) {
             return self.mul(a, ir::make_const(ty, 2));
@@ -746,6 +760,17 @@ impl Simplifier<'_, '_, '_> {
         {
             let m = self.min_max(other, y.clone(), z.clone());
             return self.sub(x1.clone(), m);
+        }
+        // min(x, x - y) → x - max(y, 0);  min(x - y, x) → x - max(y, 0) (and max → min)
+        if ir::no_overflow_int(ty) {
+            for (p, q) in [(&a, &b), (&b, &a)] {
+                if let Some((x, y)) = is_op(q, BinOp::Sub)
+                    && ir::equal(x, p)
+                {
+                    let m = self.min_max(other, y.clone(), ir::zero(ty));
+                    return self.sub(x.clone(), m);
+                }
+            }
         }
         // min(x/c, y/c) → min(x, y)/c for c > 0 (division by a positive constant is monotone)
         if let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Div), is_op(&b, BinOp::Div))
