@@ -40,7 +40,7 @@ pub fn allocation_bounds_inference(
     let ctx = Ctx::with_options(Options { compat_purify: true, ..Options::default() });
     ctx.seed_t(fresh_t);
     let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None };
-    let out = pass.mutate_stmt(s);
+    let out = pass.mutate_stmt(&crate::pure_math::retag_pure_math(s));
     match pass.error {
         Some(e) => Err(e),
         None => Ok(out),

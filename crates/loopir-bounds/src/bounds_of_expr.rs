@@ -1227,9 +1227,15 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     fn math_call(&mut self, _e: &Expr, name: &str, args: &[Expr]) -> Option<Interval> {
-        let monotone = ["sqrt", "floor", "ceil", "round", "trunc", "exp", "log"];
-        let base = name.strip_suffix("_f32").or_else(|| name.strip_suffix("_f64")).unwrap_or(name);
-        if !monotone.contains(&base) || !_e.ty().is_float() {
+        // The reference's monotone one-argument functions: the `round` intrinsic and these
+        // math functions at 32 or 64 bits (not `trunc`, not 16-bit ones).
+        let monotone = ["sqrt", "floor", "ceil", "exp", "log"];
+        let is_monotone = name == "round"
+            || name
+                .strip_suffix("_f32")
+                .or_else(|| name.strip_suffix("_f64"))
+                .is_some_and(|base| monotone.contains(&base));
+        if !is_monotone || !_e.ty().is_float() {
             return None;
         }
         let [x] = args else { return None };

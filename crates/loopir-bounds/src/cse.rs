@@ -1,13 +1,12 @@
 //! Let-introducing common-subexpression elimination, for printing results whose DAG is
 //! small but whose tree is large (spec §3.1: "the printer must always CSE").
 //!
-//! Structurally equal nodes are first merged (hash-consing), then every non-trivial node
-//! used more than once is bound to a fresh `t<N>` name, outermost first in dependency
-//! order. Nodes that mention a name bound by a let inside the expression stay in place
-//! (hoisting them would move them out of their binding's scope).
+//! The reference's algorithm (see [`cse`]): lets are inlined, structurally equal nodes
+//! merged (hash-consing), and every node worth a let that is used more than once is
+//! bound to a fresh `t<N>` name, outermost first in dependency order.
 
 use loopir::equality::with_stack;
-use loopir::{Expr, ExprKind, ExprNode, Name};
+use loopir::{BinOp, Expr, ExprKind, ExprNode, Name};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ctx::Ctx;
@@ -95,63 +94,108 @@ pub fn hash_cons(e: &Expr) -> Expr {
     go(&mut H { by_shape: FxHashMap::default(), memo: FxHashMap::default() }, e)
 }
 
-fn trivial(e: &Expr) -> bool {
-    matches!(
-        e.kind(),
-        ExprKind::Variable(_)
-            | ExprKind::IntImm(_)
-            | ExprKind::UIntImm(_)
-            | ExprKind::FloatImm(_)
-            | ExprKind::StringImm(_)
-    ) || matches!(e.kind(), ExprKind::Broadcast { value, .. } if ir::is_const(value))
+/// A constant in the reference's wide sense: an immediate, or a cast, broadcast or ramp
+/// built only from constants.
+fn is_constant(e: &Expr) -> bool {
+    match e.kind() {
+        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => true,
+        ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => is_constant(v),
+        ExprKind::Ramp { base, stride, .. } => is_constant(base) && is_constant(stride),
+        _ => false,
+    }
 }
 
-/// Let-introducing CSE with fresh names from `ctx`.
+/// Whether a repeated `e` is worth a let. Constants and variables never are, nor is
+/// arithmetic with a constant operand (or a cast or broadcast of such), nor a ramp with
+/// a constant stride: these are cheap to recompute, and the simplifier would substitute
+/// such a let straight back.
+fn should_extract(e: &Expr) -> bool {
+    match e.kind() {
+        _ if is_constant(e) => false,
+        ExprKind::Variable(_) => false,
+        ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => should_extract(v),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, a, b) => {
+            !(is_constant(a) || is_constant(b))
+        }
+        ExprKind::Ramp { stride, .. } => !is_constant(stride),
+        _ => true,
+    }
+}
+
+/// The children of `e` in the order the reference's mutators visit them (a load's
+/// predicate before its index).
+fn children_in_visit_order(e: &Expr) -> Vec<Expr> {
+    match e.kind() {
+        ExprKind::Load { index, predicate, .. } => vec![predicate.clone(), index.clone()],
+        _ => e.children().into_iter().cloned().collect(),
+    }
+}
+
+/// Let-introducing CSE with fresh names from `ctx`, as the reference does it:
+///
+/// 1. every let inside `e` is inlined (the result is a DAG, not the tree);
+/// 2. structurally equal subexpressions are merged, and numbered in the order a
+///    left-to-right post-order walk first completes them;
+/// 3. uses are counted from the root: an expression worth a let ([`should_extract`])
+///    counts one use per reference and is entered once; any other is looked through
+///    each time it is reached, so its children count once per reference to it;
+/// 4. each expression used more than once gets a fresh `t<N>` (skipping names the input
+///    already uses), in numbering order, and the lets are nested in that order
+///    (outermost first).
 pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
-    let e = hash_cons(e);
-    // Names bound by lets inside the expression: nodes mentioning them are not hoisted.
-    let mut inner_bound: FxHashSet<Name> = FxHashSet::default();
-    let mut uses: FxHashMap<*const ExprNode, usize> = FxHashMap::default();
-    let mut order: Vec<Expr> = Vec::new(); // post-order, each node once
-    let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
+    if is_constant(e) || e.as_variable().is_some() {
+        return e.clone();
+    }
+    let e = hash_cons(&ir::inline_lets(e, |_| true));
+    // 2. Numbering: post-order, each node once.
+    let mut order: Vec<Expr> = Vec::new();
     let mut seen: FxHashSet<*const ExprNode> = FxHashSet::default();
+    let mut taken: FxHashSet<Name> = FxHashSet::default();
+    let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
     while let Some((n, expanded)) = stack.pop() {
         if expanded {
             order.push(n);
             continue;
         }
-        *uses.entry(n.as_ptr()).or_insert(0) += 1;
         if !seen.insert(n.as_ptr()) {
             continue;
         }
-        if let ExprKind::Let { name, .. } = n.kind() {
-            inner_bound.insert(name.clone());
+        if let Some(v) = n.as_variable()
+            && v.strip_prefix('t').is_some_and(|d| d.starts_with(|c: char| c.is_ascii_digit()))
+        {
+            taken.insert(v.clone());
         }
         stack.push((n.clone(), true));
-        for c in n.children() {
-            stack.push((c.clone(), false));
+        for c in children_in_visit_order(&n).into_iter().rev() {
+            stack.push((c, false));
         }
     }
-    // Whether a node mentions a name bound inside (children come first in `order`).
-    let mut mentions_inner: FxHashMap<*const ExprNode, bool> = FxHashMap::default();
-    for n in &order {
-        let own = n.as_variable().is_some_and(|v| inner_bound.contains(v));
-        let m = own || n.children().iter().any(|c| mentions_inner.get(&c.as_ptr()).copied().unwrap_or(true));
-        mentions_inner.insert(n.as_ptr(), m);
+    // 3. Use counts.
+    let mut uses: FxHashMap<*const ExprNode, usize> = FxHashMap::default();
+    let mut entered: FxHashSet<*const ExprNode> = FxHashSet::default();
+    let mut work: Vec<Expr> = vec![e.clone()];
+    while let Some(n) = work.pop() {
+        if should_extract(&n) {
+            *uses.entry(n.as_ptr()).or_insert(0) += 1;
+            if !entered.insert(n.as_ptr()) {
+                continue;
+            }
+        }
+        work.extend(n.children().into_iter().cloned());
     }
-    let hoistable = |n: &Expr| {
-        !trivial(n)
-            && uses.get(&n.as_ptr()).copied().unwrap_or(0) > 1
-            && !mentions_inner.get(&n.as_ptr()).copied().unwrap_or(true)
-    };
-    // Rebuild bottom-up, replacing hoisted nodes by their names.
+    // 4. Rebuild bottom-up, replacing extracted nodes by their names.
     let mut replaced: FxHashMap<*const ExprNode, Expr> = FxHashMap::default();
     let mut lets: Vec<(Name, Expr)> = Vec::new();
     for n in &order {
         let rebuilt =
             ir::rebuild_with(n, |c| replaced.get(&c.as_ptr()).cloned().unwrap_or_else(|| c.clone()));
-        let out = if hoistable(n) {
-            let name = ctx.fresh_t();
+        let out = if uses.get(&n.as_ptr()).copied().unwrap_or(0) > 1 {
+            let name = loop {
+                let name = ctx.fresh_t();
+                if !taken.contains(&name) {
+                    break name;
+                }
+            };
             lets.push((name.clone(), rebuilt));
             ir::var(n.ty(), name)
         } else {

@@ -50,6 +50,7 @@ pub mod error;
 pub mod func_value_bounds;
 pub mod interval;
 pub mod ir;
+pub mod pure_math;
 pub mod scope;
 pub mod simplify;
 pub mod solve;

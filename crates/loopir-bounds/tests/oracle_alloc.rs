@@ -186,6 +186,9 @@ fn numeric_compare(got: &str, expected: &str) -> Result<(usize, usize, Vec<Strin
         } else if all_known {
             equal += 1;
         } else {
+            if std::env::var_os("SHOW_UNKNOWN").is_some() {
+                eprintln!("UNKNOWN {na}:\n  got {va}\n  exp {vb}");
+            }
             unknown += 1;
         }
     }

@@ -52,7 +52,7 @@ fn unsupported(what: impl Into<String>) -> BoundsError {
 
 /// Runs computation bounds inference on `s` (see the module docs).
 pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
-    let retagged = PureMath::default().mutate_stmt(s);
+    let retagged = crate::pure_math::retag_pure_math(s);
     let s = &retagged;
     let func_bounds = crate::func_value_bounds::func_value_bounds_from_text(ctx, s);
     // The definitions the reference analyses predate the access clamps; the emitted
@@ -82,44 +82,6 @@ pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Res
     match pass.error {
         Some(e) => Err(e),
         None => out,
-    }
-}
-
-/// Halide's pure math functions (`floor_f32`, `sqrt_f64`, ...): the text prints them like
-/// any extern call, so the parser cannot know they are pure; they are re-tagged
-/// `PureExtern`, as Halide builds them, so that bounds analysis can see through them.
-#[derive(Default)]
-struct PureMath {
-    memo: FxHashMap<*const (), Expr>,
-}
-
-fn is_pure_math(name: &str) -> bool {
-    const BASES: &[&str] = &[
-        "sqrt", "sin", "asin", "cos", "acos", "tan", "atan", "atan2", "sinh", "asinh", "cosh", "acosh",
-        "tanh", "atanh", "exp", "log", "pow", "floor", "ceil", "round", "trunc",
-    ];
-    ["_f16", "_f32", "_f64"]
-        .iter()
-        .any(|suffix| name.strip_suffix(suffix).is_some_and(|b| BASES.contains(&b)))
-}
-
-impl Mutator for PureMath {
-    fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        let key = e.as_ptr().cast::<()>();
-        if let Some(r) = self.memo.get(&key) {
-            return r.clone();
-        }
-        let inner = loopir::mutate::walk_expr(self, e);
-        let r = match inner.kind() {
-            ExprKind::Call { name, args, call_type: CallType::Extern, value_index: 0 }
-                if is_pure_math(name) =>
-            {
-                Expr::call(inner.ty(), name.clone(), args.clone(), CallType::PureExtern)
-            }
-            _ => inner,
-        };
-        self.memo.insert(key, r.clone());
-        r
     }
 }
 
