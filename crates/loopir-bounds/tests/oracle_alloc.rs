@@ -1,7 +1,9 @@
 //! Allocation bounds inference against the oracle corpus (spec §4.6 P15–P17): every case
 //! with `allocbounds.input.stmt` is run; the cases whose ends need only the linear
 //! simplifier rules (and the two ShiftInwards cases) must match the reference byte for
-//! byte; every other case must agree in structure and, numerically, in every value.
+//! byte; every other case must have the same statements and the same definitions in the
+//! same places, each value equal to the reference's (structurally, proved, or on random
+//! assignments of its free variables, floats included).
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +12,9 @@ use loopir_bounds::Ctx;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
+
+#[path = "support/compare.rs"]
+mod compare;
 
 fn cases_dir() -> PathBuf {
     PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
@@ -23,6 +28,20 @@ fn parse_env(env: &BoundsEnv) -> ParseEnv {
     p
 }
 
+/// The Func value bounds the reference hands to allocation bounds inference: computed
+/// once, before computation bounds inference, from the definitions (here the Provides of
+/// `bounds.input.stmt`), with `t` names drawn just before that pass's counter.
+fn value_bounds_of_definitions(
+    dir: &Path,
+    env: &BoundsEnv,
+) -> Result<loopir_bounds::FuncValueBounds, String> {
+    let text = std::fs::read_to_string(dir.join("bounds.input.stmt")).map_err(|e| e.to_string())?;
+    let defs = parse_stmt_with_env(&text, &parse_env(env)).map_err(|e| e.to_string())?;
+    let ctx = Ctx::new();
+    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
+    Ok(func_value_bounds_from_text(&ctx, &defs))
+}
+
 /// Runs the pass on one case: Ok(true) if the output equals the reference text.
 fn run_case(dir: &Path) -> Result<(bool, String), String> {
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
@@ -30,7 +49,7 @@ fn run_case(dir: &Path) -> Result<(bool, String), String> {
     let input =
         parse_stmt_with_env(&read("allocbounds.input.stmt")?, &parse_env(&env)).map_err(|e| e.to_string())?;
     let expected = read("allocbounds.expected.stmt")?;
-    let fb = func_value_bounds_from_text(&Ctx::new(), &input);
+    let fb = value_bounds_of_definitions(dir, &env)?;
     let out = allocation_bounds_inference(&input, &env, &fb, 0).map_err(|e| e.to_string())?;
     let text = out.to_string();
     Ok((text == expected, first_difference(&text, &expected)))
@@ -80,123 +99,69 @@ fn p15_p17_linear_cases_are_byte_exact() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-#[test]
-fn whole_corpus_runs() {
-    if !cases_dir().exists() {
-        return;
+/// The statement lines that are not lets: these must match the reference exactly.
+fn skeleton(text: &str) -> Vec<&str> {
+    text.lines().filter(|l| !l.trim_start().starts_with("let ")).collect()
+}
+
+/// How one case compares: exact text, or the same skeleton and definitions (names,
+/// places, values equal structurally, proved, or on random assignments), or a
+/// difference (with a description).
+enum Outcome {
+    Exact,
+    Equivalent(compare::Verdict),
+    Differs(String),
+}
+
+fn classify(dir: &Path) -> Result<Outcome, String> {
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
+    let env = BoundsEnv::from_json(&read("bounds.env.json")?).map_err(|e| e.to_string())?;
+    let penv = parse_env(&env);
+    let input = parse_stmt_with_env(&read("allocbounds.input.stmt")?, &penv).map_err(|e| e.to_string())?;
+    let expected_text = read("allocbounds.expected.stmt")?;
+    let expected = parse_stmt_with_env(&expected_text, &penv).map_err(|e| e.to_string())?;
+    let fb = value_bounds_of_definitions(dir, &env)?;
+    let out = allocation_bounds_inference(&input, &env, &fb, 0).map_err(|e| format!("error: {e}"))?;
+    let text = out.to_string();
+    if text == expected_text {
+        return Ok(Outcome::Exact);
     }
-    let mut exact = 0;
-    let mut differ = Vec::new();
-    let mut errors = Vec::new();
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(cases_dir())
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    dirs.sort();
-    for dir in dirs.iter().filter(|d| d.join("allocbounds.input.stmt").exists()) {
-        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_owned();
-        match run_case(dir) {
-            Ok((true, _)) => exact += 1,
-            Ok((false, diff)) => differ.push(format!("{name}: {diff}")),
-            Err(e) => errors.push(format!("{name}: {e}")),
-        }
+    let (ours, theirs) = (skeleton(&text), skeleton(&expected_text));
+    if ours != theirs {
+        let line = ours
+            .iter()
+            .zip(&theirs)
+            .find(|(a, b)| a != b)
+            .map(|(a, b)| format!("\n  got:      {a}\n  expected: {b}"))
+            .unwrap_or_else(|| format!(" ({} vs {} lines)", ours.len(), theirs.len()));
+        return Ok(Outcome::Differs(format!("statements differ{line}")));
     }
-    eprintln!("allocation bounds: {exact} exact, {} differ, {} errors", differ.len(), errors.len());
-    for d in differ.iter().chain(&errors) {
-        eprintln!("  {d}");
+    // Both sides as read back from their text, so that block nesting is the parser's.
+    let reread = parse_stmt_with_env(&text, &penv).map_err(|e| format!("output: {e}"))?;
+    let verdict = compare::compare(&Ctx::new(), &reread, &expected);
+    if verdict.differences.is_empty() {
+        Ok(Outcome::Equivalent(verdict))
+    } else {
+        Ok(Outcome::Differs(verdict.differences.join("\n  ")))
     }
 }
 
-/// A let line: indentation and name, with the value text.
-fn let_line(line: &str) -> Option<(&str, &str)> {
-    let t = line.trim_start();
-    let rest = t.strip_prefix("let ")?;
-    rest.split_once(" = ")
-}
+/// (exact, equivalent) over the corpus; no case may differ or fail except those in
+/// [`KNOWN_DIFFERENCES`]. A change of either count (better or worse) must update this.
+const PINNED: (usize, usize) = (38, 21);
 
-/// Evaluates `e` with every free variable replaced by a pseudo-random integer (positive for
-/// extents), using the simplifier as the evaluator; None when it does not fold.
-fn eval_at(e: &loopir::Expr, seed: u64) -> Option<i64> {
-    use loopir_bounds::ir;
-    let ctx = loopir_bounds::Ctx::new();
-    let mut map = rustc_hash::FxHashMap::default();
-    let mut names = Vec::new();
-    collect_vars(e, &mut names);
-    for n in names {
-        let mut h: u64 = seed ^ 0x9e37_79b9_7f4a_7c15;
-        for b in n.bytes() {
-            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-        let v = if n.contains("extent") { (h % 300) as i32 + 1 } else { (h % 601) as i32 - 300 };
-        map.insert(n.clone(), loopir::Expr::i32(v));
-    }
-    let folded = loopir_bounds::simplify_expr(&ctx, &ir::remove_likelies(&ir::substitute(&map, e)));
-    ir::as_const_int(&folded)
-}
-
-fn collect_vars(e: &loopir::Expr, out: &mut Vec<loopir::Name>) {
-    let mut stack = vec![e.clone()];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(n) = stack.pop() {
-        if !seen.insert(n.as_ptr() as usize) {
-            continue;
-        }
-        if let Some(v) = n.as_variable()
-            && n.ty().is_int32()
-            && !out.contains(v)
-        {
-            out.push(v.clone());
-        }
-        stack.extend(n.children().into_iter().cloned());
-    }
-}
-
-/// Compares output and reference line by line: identical lines, or lets of the same name
-/// whose values agree at several random points. Returns (numerically equal, unknown,
-/// mismatches).
-fn numeric_compare(got: &str, expected: &str) -> Result<(usize, usize, Vec<String>), String> {
-    let (g, e): (Vec<&str>, Vec<&str>) = (got.lines().collect(), expected.lines().collect());
-    if g.len() != e.len() {
-        return Err(format!("{} lines vs {}", g.len(), e.len()));
-    }
-    let (mut equal, mut unknown, mut bad) = (0, 0, Vec::new());
-    for (a, b) in g.iter().zip(&e) {
-        if a == b {
-            continue;
-        }
-        let (Some((na, va)), Some((nb, vb))) = (let_line(a), let_line(b)) else {
-            return Err(format!("structure differs:\n  got:      {a}\n  expected: {b}"));
-        };
-        if na != nb {
-            return Err(format!("let order differs: {na} vs {nb}"));
-        }
-        let (Ok(xa), Ok(xb)) = (loopir::parse::parse_expr(va), loopir::parse::parse_expr(vb)) else {
-            unknown += 1;
-            continue;
-        };
-        let mut all_known = true;
-        let mut same = true;
-        for seed in 1..=6u64 {
-            match (eval_at(&xa, seed), eval_at(&xb, seed)) {
-                (Some(p), Some(q)) => same &= p == q,
-                _ => all_known = false,
-            }
-        }
-        if !same {
-            bad.push(format!("{na}: got {va}, expected {vb}"));
-        } else if all_known {
-            equal += 1;
-        } else {
-            if std::env::var_os("SHOW_UNKNOWN").is_some() {
-                eprintln!("UNKNOWN {na}:\n  got {va}\n  exp {vb}");
-            }
-            unknown += 1;
-        }
-    }
-    Ok((equal, unknown, bad))
-}
+/// Cases that differ from the reference, each with what differs. A listed case that stops
+/// differing fails the test too (remove it here).
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
+    "app_lens_blur.cpu",
+    "the explicit-bounds assert of f0.v13: the reference's box max is `1` where ours is \
+     `max(select(0 < slices, ((slices*2) + -1)/slices, 0), 1)` (v28/slices over v28 in \
+     [0, slices*2 - 1]); both are 1 for every slices >= 1 (the parameter's constraint), but \
+     how the reference's simplifier reaches `1` without that constraint is not yet found",
+)];
 
 #[test]
-fn p16_p18_numeric_harness() {
+fn corpus_allocations_match_the_reference() {
     if !cases_dir().exists() {
         return;
     }
@@ -204,37 +169,46 @@ fn p16_p18_numeric_harness() {
         .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
     dirs.sort();
-    let (mut eq, mut unk, mut mismatches, mut structural) = (0, 0, Vec::new(), Vec::new());
+    let (mut exact, mut equivalent, mut failures) = (0, 0, Vec::new());
+    let (mut structural, mut proved, mut sampled, mut skipped) = (0, 0, 0, 0);
     for dir in dirs.iter().filter(|d| d.join("allocbounds.input.stmt").exists()) {
         let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_owned();
-        let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_default();
-        let Ok(env) = BoundsEnv::from_json(&read("bounds.env.json")) else { continue };
-        let Ok(input) = parse_stmt_with_env(&read("allocbounds.input.stmt"), &parse_env(&env)) else {
-            continue;
-        };
-        let fb = func_value_bounds_from_text(&Ctx::new(), &input);
-        let Ok(out) = allocation_bounds_inference(&input, &env, &fb, 0) else {
-            continue;
-        };
-        match numeric_compare(&out.to_string(), &read("allocbounds.expected.stmt")) {
-            Ok((e, u, bad)) => {
-                eq += e;
-                unk += u;
-                mismatches.extend(bad.into_iter().map(|b| format!("{name}: {b}")));
+        match classify(dir) {
+            Ok(Outcome::Exact) => exact += 1,
+            Ok(Outcome::Equivalent(v)) => {
+                eprintln!(
+                    "{name}: equivalent ({} definitions: {} structurally equal, {} proved, {} equal on samples, {} not evaluable)",
+                    v.defs, v.structural, v.proved, v.sampled, v.skipped
+                );
+                equivalent += 1;
+                structural += v.structural;
+                proved += v.proved;
+                sampled += v.sampled;
+                skipped += v.skipped;
             }
-            Err(s) => structural.push(format!("{name}: {s}")),
+            Ok(Outcome::Differs(d)) => failures.push(format!("{name}: {d}")),
+            Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
     eprintln!(
-        "numeric harness: {eq} lets equal at random points, {unk} not evaluable, {} mismatches, {} structural differences",
-        mismatches.len(),
-        structural.len()
+        "allocation bounds: {exact} exact, {equivalent} equivalent, {} differ; in the equivalent cases {structural} values structurally equal, {proved} proved, {sampled} equal on samples, {skipped} not evaluable",
+        failures.len()
     );
-    for m in mismatches.iter().chain(&structural) {
-        eprintln!("  {m}");
+    let (known, unexpected): (Vec<&String>, Vec<&String>) = failures
+        .iter()
+        .partition(|f| KNOWN_DIFFERENCES.iter().any(|(c, _)| f.starts_with(&format!("{c}: "))));
+    for f in &known {
+        eprintln!("known difference: {f}");
     }
-    // The two ShiftInwards cases of P16 must agree in structure and value.
-    for case in ["two_stage_root.cpu", "compute_at_nesting.cpu"] {
-        assert!(!structural.iter().chain(&mismatches).any(|m| m.starts_with(case)), "{case} differs");
-    }
+    assert!(
+        unexpected.is_empty(),
+        "cases differ:\n{}",
+        unexpected.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(
+        known.len(),
+        KNOWN_DIFFERENCES.len(),
+        "a known difference no longer differs: update KNOWN_DIFFERENCES"
+    );
+    assert_eq!((exact, equivalent), PINNED, "counts changed: update PINNED if this is progress");
 }

@@ -36,6 +36,13 @@ pub struct BoundsArgs {
     /// Run allocation bounds inference and print the statement.
     #[arg(long, requires = "env")]
     infer_allocations: bool,
+    /// With `--infer-allocations`: the statement computation bounds inference started
+    /// from (`bounds.input.stmt`). The value ranges of Funcs that bound data-dependent
+    /// indices are read from its definitions, as the reference computes them once there;
+    /// without it they are read from the input's Provides, which later passes may have
+    /// rewritten.
+    #[arg(long, requires = "infer_allocations")]
+    definitions: Option<PathBuf>,
     /// Print one JSON object with parse, pass and print times in nanoseconds on standard
     /// error.
     #[arg(long)]
@@ -73,8 +80,23 @@ pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
         }
         (Some(env), _, true) => {
             // Data-dependent indices are bounded by the value ranges of the Funcs they
-            // load from, read from the text's Provides.
-            let func_bounds = func_value_bounds_from_text(&Ctx::new(), &stmt);
+            // load from, read from the definitions.
+            let func_bounds = match &args.definitions {
+                Some(path) => {
+                    let defs = read_input(Some(path))?;
+                    let defs = match parse_stmt_bytes(&defs.bytes, &parse_env) {
+                        Ok(s) => s,
+                        Err(e) => {
+                            report_parse_error(&defs, &e);
+                            return Ok(ExitCode::from(1));
+                        }
+                    };
+                    let ctx = Ctx::new();
+                    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
+                    func_value_bounds_from_text(&ctx, &defs)
+                }
+                None => func_value_bounds_from_text(&Ctx::new(), &stmt),
+            };
             let out = allocation_bounds_inference(&stmt, env, &func_bounds, 0)
                 .map_err(|e| format!("{}: {e}", input.name));
             (out.map(Output::Stmt), t1.elapsed().as_nanos())

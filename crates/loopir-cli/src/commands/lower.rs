@@ -56,6 +56,10 @@ pub struct PassContext<'a> {
     pub pipeline: Option<&'a str>,
     /// The options of the `profile` pass.
     pub profile_options: ProfileOptions,
+    /// Func value bounds computed by an earlier `bounds` pass of this run: the reference
+    /// computes them once, from the definitions, and hands the same table to allocation
+    /// bounds inference.
+    pub func_value_bounds: std::cell::RefCell<Option<loopir_bounds::FuncValueBounds>>,
 }
 
 /// An environment file given with `--env PASS=FILE`, read before the input is parsed.
@@ -131,7 +135,7 @@ fn run_trace(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Resu
     inject_tracing(stmt, &env).map_err(|e| e.to_string())
 }
 
-fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, String> {
+fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'_>) -> Result<Stmt, String> {
     let Some(f) = env else {
         return Err(
             "the allocation_bounds pass needs its environment: --env allocation_bounds=BOUNDS_ENV.json"
@@ -140,8 +144,11 @@ fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<
     };
     let env = loopir_bounds::env::BoundsEnv::from_json(&f.text)
         .map_err(|e| format!("{}: {e}", f.path.display()))?;
-    let func_bounds =
-        loopir_bounds::func_value_bounds::func_value_bounds_from_text(&loopir_bounds::Ctx::new(), stmt);
+    // Without an earlier `bounds` pass, the Provides of this statement stand in for the
+    // definitions.
+    let func_bounds = ctx.func_value_bounds.borrow().clone().unwrap_or_else(|| {
+        loopir_bounds::func_value_bounds::func_value_bounds_from_text(&loopir_bounds::Ctx::new(), stmt)
+    });
     loopir_bounds::allocation_bounds::allocation_bounds_inference(stmt, &env, &func_bounds, 0)
         .map_err(|e| e.to_string())
 }
@@ -149,7 +156,7 @@ fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<
 fn run_computation_bounds(
     stmt: &Stmt,
     env: Option<&EnvFile>,
-    _ctx: &PassContext<'_>,
+    pass_ctx: &PassContext<'_>,
 ) -> Result<Stmt, String> {
     let Some(f) = env else {
         return Err("the bounds pass needs its environment: --env bounds=BOUNDS_ENV.json".into());
@@ -158,6 +165,8 @@ fn run_computation_bounds(
         .map_err(|e| format!("{}: {e}", f.path.display()))?;
     let ctx = loopir_bounds::Ctx::new();
     ctx.seed_t(env.fresh_names.t.unwrap_or(0));
+    *pass_ctx.func_value_bounds.borrow_mut() =
+        Some(loopir_bounds::func_value_bounds::func_value_bounds_from_text(&ctx, stmt));
     loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, stmt, &env).map_err(|e| e.to_string())
 }
 
@@ -259,7 +268,11 @@ pub fn run(args: &LowerArgs) -> Result<ExitCode, String> {
         save(dir, &temp_name(0, "input", passes.len()), &stmt_to_string(&stmt))?;
     }
 
-    let ctx = PassContext { pipeline: args.pipeline.as_deref(), profile_options: args.profile.options() };
+    let ctx = PassContext {
+        pipeline: args.pipeline.as_deref(),
+        profile_options: args.profile.options(),
+        func_value_bounds: std::cell::RefCell::new(None),
+    };
     let mut pass_ns = Vec::with_capacity(passes.len());
     for (i, pass) in passes.iter().enumerate() {
         let env = envs.iter().find(|(n, _)| *n == pass.name).map(|(_, f)| f);
