@@ -221,11 +221,11 @@ mod tests {
     #[test]
     fn shared_subtrees_are_named_once() {
         let ctx = Ctx::new();
-        let x = Expr::var_i32("x");
-        let a = ir::add(x.clone(), Expr::i32(1));
-        let b = ir::add(x.clone(), Expr::i32(1)); // structurally equal, separately built
+        let (x, y) = (Expr::var_i32("x"), Expr::var_i32("y"));
+        let a = ir::add(x.clone(), y.clone());
+        let b = ir::add(x.clone(), y.clone()); // structurally equal, separately built
         let e = ir::mul(a, b);
-        assert_eq!(print_cse(&ctx, &e), "let t0 = (x + 1) in (t0*t0)");
+        assert_eq!(print_cse(&ctx, &e), "let t0 = (x + y) in (t0*t0)");
         // Exponential tree, linear text.
         let mut d = x.clone();
         for _ in 0..60 {
@@ -237,11 +237,25 @@ mod tests {
     }
 
     #[test]
-    fn inner_let_names_are_not_hoisted() {
+    fn cheap_expressions_are_not_extracted() {
+        // Arithmetic with a constant operand is recomputed rather than named, but its
+        // operands still count once per use.
         let ctx = Ctx::new();
-        let y = Expr::var_i32("y");
-        let sq = ir::mul(y.clone(), y.clone());
-        let e = ir::let_in(loopir::name("y"), Expr::i32(3), ir::add(sq.clone(), sq));
-        assert_eq!(print_cse(&ctx, &e), "let y = 3 in ((y*y) + (y*y))");
+        let (x, y) = (Expr::var_i32("x"), Expr::var_i32("y"));
+        let e = ir::mul(ir::add(x.clone(), Expr::i32(1)), ir::add(x.clone(), Expr::i32(1)));
+        assert_eq!(print_cse(&ctx, &e), "(x + 1)*(x + 1)");
+        let xy = ir::mul(x.clone(), y.clone());
+        let e = ir::add(ir::add(xy.clone(), Expr::i32(1)), ir::add(xy, Expr::i32(2)));
+        assert_eq!(print_cse(&ctx, &e), "let t0 = (x*y) in ((t0 + 1) + (t0 + 2))");
+    }
+
+    #[test]
+    fn lets_are_inlined_first_and_names_in_use_are_skipped() {
+        let ctx = Ctx::new();
+        let (y, z) = (Expr::var_i32("y"), Expr::var_i32("z"));
+        let sq = ir::mul(y.clone(), z.clone());
+        let e = ir::let_in(loopir::name("y"), Expr::var_i32("t0"), ir::add(sq.clone(), sq));
+        // `t0` is taken by the input, so the first fresh name is `t1`.
+        assert_eq!(print_cse(&ctx, &e), "let t1 = (t0*z) in (t1 + t1)");
     }
 }
