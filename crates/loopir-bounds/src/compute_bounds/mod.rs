@@ -839,8 +839,9 @@ mod tests {
         let text = "realize h([h.x.min_realized, h.x.extent_realized]) {\n  produce h {\n   for (h.s0.x, h.s0.x.min, h.s0.x.max) {\n    h(h.s0.x) = h.s0.x\n   }\n  }\n  consume h {\n   realize f([f.x.min_realized, f.x.extent_realized]) {\n     produce f {\n      if (p) {\n       for (f.s0.x, f.s0.x.min, f.s0.x.max) {\n        f(f.s0.x) = h(f.s0.x + 1)\n       }\n      } else {\n       for (f.s0.x, f.s0.x.min, f.s0.x.max) {\n        f(f.s0.x) = h(f.s0.x - 1)\n       }\n      }\n     }\n     consume f {\n      produce g {\n       for (g.s0.x, g.s0.x.min, g.s0.x.max) {\n        g(g.s0.x) = f(g.s0.x)\n       }\n      }\n     }\n   }\n  }\n}\n";
         let out = run_with(env, text).unwrap_or_else(|e| panic!("{e}"));
         // The default's box (x - 1, used under !p) merges with the specialization's
-        // (x + 1, used under p): complementary conditions give a select.
-        let expected_head = "let g.s0.x.max = (g.min.0 + g.extent.0) - 1\nlet g.s0.x.min = g.min.0\nlet f.s0.x.max = g.s0.x.max\nlet f.s0.x.min = g.s0.x.min\nlet h.s0.x.max = select(p, f.s0.x.max + 1, f.s0.x.max + -1)\nlet h.s0.x.min = select(p, f.s0.x.min + 1, f.s0.x.min + -1)\n";
+        // (x + 1, used under p): complementary conditions give a select, whose common
+        // term the simplifier then pulls out (`select(x, y + z, y + w) → y + select(x, z, w)`).
+        let expected_head = "let g.s0.x.max = (g.min.0 + g.extent.0) - 1\nlet g.s0.x.min = g.min.0\nlet f.s0.x.max = g.s0.x.max\nlet f.s0.x.min = g.s0.x.min\nlet h.s0.x.max = select(!p, -1, 1) + f.s0.x.max\nlet h.s0.x.min = select(!p, -1, 1) + f.s0.x.min\n";
         assert!(out.starts_with(expected_head), "{out}");
     }
 

@@ -12,6 +12,7 @@
 //! by rewriting the body), so let chains stay linear.
 
 pub mod fold;
+mod pattern;
 pub mod prove;
 pub mod rules;
 

@@ -8,6 +8,7 @@ use loopir::{BinOp, Expr, ExprKind, Type};
 
 use super::Simplifier;
 use super::fold::{self, Folded};
+use super::pattern::{self, Rule};
 use crate::constant_interval::ConstantInterval;
 use crate::ir::{self, Const, should_commute};
 
@@ -1314,68 +1315,46 @@ impl Simplifier<'_, '_, '_> {
         if ir::is_const_false(&c) {
             return f;
         }
-        // select(c, x, x) → x
+        // select(likely(true), x, y) → x (and false, and likely_if_innermost)
+        if let Some(("likely" | "likely_if_innermost", [inner])) = ir::intrinsic_name(&c) {
+            if ir::is_const_true(inner) {
+                return t;
+            }
+            if ir::is_const_false(inner) {
+                return f;
+            }
+        }
+        // select(x, y, y) → y;  select(x, likely(y), y) → y;  select(x, y, likely(y)) → y
         if ir::equal(&t, &f) {
+            return f;
+        }
+        if let Some(("likely" | "likely_if_innermost", [inner])) = ir::intrinsic_name(&t)
+            && ir::equal(inner, &f)
+        {
+            return f;
+        }
+        if let Some(("likely" | "likely_if_innermost", [inner])) = ir::intrinsic_name(&f)
+            && ir::equal(inner, &t)
+        {
             return t;
         }
-        // select(!c, x, y) → select(c, y, x)
-        if let ExprKind::Not(inner) = c.kind() {
-            return self.select(inner.clone(), f, t);
+        let ty = t.ty();
+        let e = ir::select(c, t, f);
+        let rules = select_rules();
+        if let Some(r) = pattern::apply(self, &rules.general, &e) {
+            return r;
         }
-        if t.ty().is_bool() && c.ty() == t.ty() {
-            // select(c, true, false) → c;  select(c, false, true) → !c
-            if ir::is_const_true(&t) && ir::is_const_false(&f) {
-                return c;
-            }
-            if ir::is_const_false(&t) && ir::is_const_true(&f) {
-                return self.not(c);
-            }
-        }
-        // select(c, select(c, x, y), z) → select(c, x, z)
-        if let ExprKind::Select(c2, x, _) = t.kind()
-            && ir::equal(c2, &c)
+        if ir::no_overflow_int(ty)
+            && let Some(r) = pattern::apply(self, &rules.no_overflow_int, &e)
         {
-            return self.select(c, x.clone(), f);
+            return r;
         }
-        // select(c, x, select(c, y, z)) → select(c, x, z)
-        if let ExprKind::Select(c2, _, z) = f.kind()
-            && ir::equal(c2, &c)
+        if ty.is_bool()
+            && let Some(r) = pattern::apply(self, &rules.boolean, &e)
         {
-            return self.select(c, t, z.clone());
+            return r;
         }
-        // select(p <= q, p*k, q*k) → min(p*k, q*k) for k > 0 (k = 1 included), and the
-        // mirror with max
-        if let ExprKind::Binary(BinOp::Lt | BinOp::Le, p, q) = c.kind()
-            && c.ty().is_scalar()
-            && t.ty().is_scalar()
-            && (ir::no_overflow_int(t.ty()) || t.ty().is_float())
-            && p.ty() == t.ty()
-        {
-            let k = [&t, &f]
-                .into_iter()
-                .find_map(|e| is_op(e, BinOp::Mul).map(|(_, k)| k.clone()).filter(ir::is_positive_const))
-                .unwrap_or_else(|| ir::one(t.ty()));
-            let pk = self.mul(p.clone(), k.clone());
-            let qk = self.mul(q.clone(), k);
-            if ir::equal(&pk, &t) && ir::equal(&qk, &f) {
-                return self.min_max(BinOp::Min, t, f);
-            }
-            if ir::equal(&qk, &t) && ir::equal(&pk, &f) {
-                return self.min_max(BinOp::Max, t, f);
-            }
-        }
-        // select(x < y, x, y) → min(x, y);  select(x < y, y, x) → max(x, y)
-        if let ExprKind::Binary(BinOp::Lt | BinOp::Le, x, y) = c.kind()
-            && c.ty().is_scalar() == t.ty().is_scalar()
-        {
-            if ir::equal(x, &t) && ir::equal(y, &f) {
-                return self.min_max(BinOp::Min, t, f);
-            }
-            if ir::equal(y, &t) && ir::equal(x, &f) {
-                return self.min_max(BinOp::Max, t, f);
-            }
-        }
-        ir::select(c, t, f)
+        e
     }
 
     /// The constant interval of a finite constant expression, if it is one.
@@ -1386,4 +1365,208 @@ impl Simplifier<'_, '_, '_> {
             Const::Float(_) => None,
         }
     }
+}
+
+/// The reference's select rules, in its order.
+struct SelectRules {
+    general: Vec<Rule>,
+    no_overflow_int: Vec<Rule>,
+    boolean: Vec<Rule>,
+}
+
+fn select_rules() -> &'static SelectRules {
+    static RULES: std::sync::OnceLock<SelectRules> = std::sync::OnceLock::new();
+    RULES.get_or_init(|| {
+        let r = |l: &str, rr: &str| Rule::new(l, rr, None);
+        let g = |l: &str, rr: &str, guard: pattern::Guard| Rule::new(l, rr, Some(guard));
+        let not_const_y: pattern::Guard = |b| b.wild(1).is_some_and(|y| !ir::is_const(y));
+        let general = [
+            r("select(x != y, z, w)", "select(x == y, w, z)"),
+            r("select(x <= y, z, w)", "select(y < x, w, z)"),
+            r("select(x, select(y, z, w), z)", "select(x && !y, w, z)"),
+            r("select(x, select(y, z, w), w)", "select(x && y, z, w)"),
+            r("select(x, y, select(z, y, w))", "select(x || z, y, w)"),
+            r("select(x, y, select(z, w, y))", "select(x || !z, y, w)"),
+            r("select(x, select(x, y, z), w)", "select(x, y, w)"),
+            r("select(x, y, select(x, z, w))", "select(x, y, w)"),
+            r("select(x, y + z, y + w)", "y + select(x, z, w)"),
+            r("select(x, y + z, w + y)", "y + select(x, z, w)"),
+            r("select(x, z + y, y + w)", "y + select(x, z, w)"),
+            r("select(x, z + y, w + y)", "select(x, z, w) + y"),
+            r("select(x, y - z, y - w)", "y - select(x, z, w)"),
+            r("select(x, y - z, y + w)", "y + select(x, 0 - z, w)"),
+            r("select(x, y + z, y - w)", "y + select(x, z, 0 - w)"),
+            r("select(x, y - z, w + y)", "y + select(x, 0 - z, w)"),
+            r("select(x, z + y, y - w)", "y + select(x, z, 0 - w)"),
+            r("select(x, z - y, w - y)", "select(x, z, w) - y"),
+            r("select(x, y*z, y*w)", "y*select(x, z, w)"),
+            r("select(x, y*z, w*y)", "y*select(x, z, w)"),
+            r("select(x, z*y, y*w)", "y*select(x, z, w)"),
+            r("select(x, z*y, w*y)", "select(x, z, w)*y"),
+            r("select(x, 0 - y*z, y*w)", "y*select(x, 0 - z, w)"),
+            r("select(x, 0 - y*z, w*y)", "y*select(x, 0 - z, w)"),
+            r("select(x, 0 - z*y, y*w)", "y*select(x, 0 - z, w)"),
+            r("select(x, 0 - z*y, w*y)", "select(x, 0 - z, w)*y"),
+            r("select(x, y*z, 0 - y*w)", "y*select(x, z, 0 - w)"),
+            r("select(x, y*z, 0 - w*y)", "y*select(x, z, 0 - w)"),
+            r("select(x, z*y, 0 - y*w)", "y*select(x, z, 0 - w)"),
+            r("select(x, z*y, 0 - w*y)", "select(x, z, 0 - w)*y"),
+            r("select(x, z/y, w/y)", "select(x, z, w)/y"),
+            r("select(x, z % y, w % y)", "select(x, z, w) % y"),
+            r("select(x, (y + z) + u, y + w)", "y + select(x, z + u, w)"),
+            r("select(x, (y + z) - u, y + w)", "y + select(x, z - u, w)"),
+            r("select(x, u + (y + z), y + w)", "y + select(x, u + z, w)"),
+            r("select(x, y + z, (y + w) + u)", "y + select(x, z, w + u)"),
+            r("select(x, y + z, (y + w) - u)", "y + select(x, z, w - u)"),
+            r("select(x, y + z, u + (y + w))", "y + select(x, z, u + w)"),
+            r("select(x, (y + z) + u, w + y)", "y + select(x, z + u, w)"),
+            r("select(x, (y + z) - u, w + y)", "y + select(x, z - u, w)"),
+            r("select(x, u + (y + z), w + y)", "y + select(x, u + z, w)"),
+            r("select(x, y + z, (w + y) + u)", "y + select(x, z, w + u)"),
+            r("select(x, y + z, (w + y) - u)", "y + select(x, z, w - u)"),
+            r("select(x, y + z, u + (w + y))", "y + select(x, z, u + w)"),
+            r("select(x, (z + y) + u, y + w)", "y + select(x, z + u, w)"),
+            r("select(x, (z + y) - u, y + w)", "y + select(x, z - u, w)"),
+            r("select(x, u + (z + y), y + w)", "y + select(x, u + z, w)"),
+            r("select(x, z + y, (y + w) + u)", "y + select(x, z, w + u)"),
+            r("select(x, z + y, (y + w) - u)", "y + select(x, z, w - u)"),
+            r("select(x, z + y, u + (y + w))", "y + select(x, z, u + w)"),
+            r("select(x, (z + y) + u, w + y)", "select(x, z + u, w) + y"),
+            r("select(x, (z + y) - u, w + y)", "select(x, z - u, w) + y"),
+            r("select(x, u + (z + y), w + y)", "select(x, u + z, w) + y"),
+            r("select(x, z + y, (w + y) + u)", "select(x, z, w + u) + y"),
+            r("select(x, z + y, (w + y) - u)", "select(x, z, w - u) + y"),
+            r("select(x, z + y, u + (w + y))", "select(x, z, u + w) + y"),
+            r("select(x, y + (z - w), u - w)", "select(x, y + z, u) - w"),
+            r("select(x, (y - z) + w, u - z)", "select(x, w + y, u) - z"),
+            r("select(x, (y + z) + u, y)", "y + select(x, z + u, 0)"),
+            r("select(x, (z + y) + u, y)", "y + select(x, z + u, 0)"),
+            r("select(x, (y + z) - u, y)", "y + select(x, z - u, 0)"),
+            r("select(x, (z + y) - u, y)", "y + select(x, z - u, 0)"),
+            r("select(x, u + (y + z), y)", "y + select(x, u + z, 0)"),
+            r("select(x, u + (z + y), y)", "y + select(x, u + z, 0)"),
+            r("select(x, y, (y + z) + u)", "y + select(x, 0, z + u)"),
+            r("select(x, y, (z + y) + u)", "y + select(x, 0, z + u)"),
+            r("select(x, y, (y + z) - u)", "y + select(x, 0, z - u)"),
+            r("select(x, y, (z + y) - u)", "y + select(x, 0, z - u)"),
+            r("select(x, y, u + (y + z))", "y + select(x, 0, u + z)"),
+            r("select(x, y, u + (z + y))", "y + select(x, 0, u + z)"),
+            r("select(x, (y + z) + w, (u + y) + v)", "y + select(x, z + w, u + v)"),
+            r("select(x, (y - z) + w, (u + y) + v)", "y + select(x, w - z, u + v)"),
+            r("select(x, y + (z + w), u + (v + w))", "w + select(x, z + y, u + v)"),
+            r("select(x, y + (z + w), u + (v + z))", "z + select(x, y + w, u + v)"),
+            r("select(x, y + (z + w), u + (w + v))", "w + select(x, z + y, u + v)"),
+            r("select(x, y + (z + w), u + (z + v))", "z + select(x, y + w, u + v)"),
+            r("select(x, y + (z + w), (u + w) + v)", "w + select(x, z + y, u + v)"),
+            r("select(x, y + (z + w), (u + z) + v)", "z + select(x, y + w, u + v)"),
+            r("select(x, y + (z + w), (w + u) + v)", "w + select(x, z + y, v + u)"),
+            r("select(x, y + (z + w), (z + u) + v)", "z + select(x, y + w, v + u)"),
+            r("select(x, (y + z) + w, u + (v + y))", "y + select(x, z + w, u + v)"),
+            r("select(x, (y + z) + w, u + (v + z))", "z + select(x, y + w, u + v)"),
+            r("select(x, (y + z) + w, u + (y + v))", "y + select(x, z + w, u + v)"),
+            r("select(x, (y + z) + w, u + (z + v))", "z + select(x, y + w, u + v)"),
+            r("select(x, (y + z) + w, (u + y) + v)", "y + select(x, z + w, u + v)"),
+            r("select(x, (y + z) + w, (u + z) + v)", "z + select(x, y + w, u + v)"),
+            r("select(x, (y + z) + w, (y + u) + v)", "y + select(x, z + w, v + u)"),
+            r("select(x, (y + z) + w, (z + u) + v)", "z + select(x, y + w, v + u)"),
+            r("select(x, select(y, z, w), select(y, u, w))", "select(y, select(x, z, u), w)"),
+            r("select(x, select(y, z, w), select(y, z, u))", "select(y, z, select(x, w, u))"),
+            r("select(x < y, x, y)", "min(x, y)"),
+            r("select(x < y, y, x)", "max(x, y)"),
+            r("select(x < 0, x*y, 0)", "min(x, 0)*y"),
+            r("select(x < 0, 0, x*y)", "max(x, 0)*y"),
+            r("select(x, min(y, w), min(z, w))", "min(select(x, y, z), w)"),
+            r("select(x, min(y, w), min(w, z))", "min(select(x, y, z), w)"),
+            r("select(x, min(w, y), min(z, w))", "min(w, select(x, y, z))"),
+            r("select(x, min(w, y), min(w, z))", "min(w, select(x, y, z))"),
+            r("select(x, max(y, w), max(z, w))", "max(select(x, y, z), w)"),
+            r("select(x, max(y, w), max(w, z))", "max(select(x, y, z), w)"),
+            r("select(x, max(w, y), max(z, w))", "max(w, select(x, y, z))"),
+            r("select(x, max(w, y), max(w, z))", "max(w, select(x, y, z))"),
+            g("select(0 < x, min(x*c0, c1), x*c0)", "min(x*c0, c1)", |b| b.c(1) >= 0 && b.c(0) >= 0),
+            g("select(x < c0, 0, min(x, c0) + c1)", "0", |b| b.c(0) == -b.c(1)),
+            g("select(0 < x, ((x*c0) + c1)/x, y)", "select(0 < x, c0 - 1, y)", |b| b.c(1) == -1),
+        ]
+        .into_iter()
+        .flatten()
+        .chain(nested_min_max_select_rules())
+        .chain(
+            [
+                r("select(x, y + z, y)", "y + select(x, z, 0)"),
+                r("select(x, y, y + z)", "y + select(x, 0, z)"),
+                g("select(x, y - z, y)", "y + select(x, 0 - z, 0)", not_const_y),
+                g("select(x, y, y - z)", "y + select(x, 0, 0 - z)", not_const_y),
+            ]
+            .into_iter()
+            .flatten(),
+        )
+        .collect();
+        let no_overflow_int = [
+            g("select(x, y*c0, c1)", "select(x, y, fold(c1/c0))*c0", |b| b.c(0) != 0 && b.c(1) % b.c(0) == 0),
+            g("select(x, c0, y*c1)", "select(x, fold(c0/c1), y)*c1", |b| b.c(1) != 0 && b.c(0) % b.c(1) == 0),
+            r("select(x, y + c0, c1)", "select(x, y, fold(c1 - c0)) + c0"),
+            g("select(c0 < x, x + c1, c2)", "max(x + c1, c2)", |b| {
+                b.c(2) == b.c(0) + b.c(1) || b.c(2) == b.c(0) + b.c(1) + 1
+            }),
+            g("select(x < c0, c1, x + c2)", "max(x + c2, c1)", |b| {
+                b.c(1) == b.c(0) + b.c(2) || b.c(1) + 1 == b.c(0) + b.c(2)
+            }),
+            g("select(c0 < x, c1, x + c2)", "min(x + c2, c1)", |b| {
+                b.c(1) == b.c(0) + b.c(2) || b.c(1) == b.c(0) + b.c(2) + 1
+            }),
+            g("select(x < c0, x + c1, c2)", "min(x + c1, c2)", |b| {
+                b.c(2) == b.c(0) + b.c(1) || b.c(2) + 1 == b.c(0) + b.c(1)
+            }),
+            g("select(c0 < x, x, c1)", "max(x, c1)", |b| b.c(1) == b.c(0) + 1),
+            g("select(x < c0, c1, x)", "max(x, c1)", |b| b.c(1) + 1 == b.c(0)),
+            g("select(c0 < x, c1, x)", "min(x, c1)", |b| b.c(1) == b.c(0) + 1),
+            g("select(x < c0, x, c1)", "min(x, c1)", |b| b.c(1) + 1 == b.c(0)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let boolean = [
+            r("select(x, true, false)", "x"),
+            r("select(x, false, true)", "!x"),
+            r("select(x, y, false)", "x && y"),
+            r("select(x, y, true)", "!x || y"),
+            r("select(x, false, y)", "!x && y"),
+            r("select(x, true, y)", "x || y"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        SelectRules { general, no_overflow_int, boolean }
+    })
+}
+
+/// `select(x, select(y, z, min(w, z)), min(u, z)) → min(select(x, select(y, z, w), u), z)`
+/// and its variants: the common operand `z` of nested mins (or maxes) in every position.
+fn nested_min_max_select_rules() -> Vec<Rule> {
+    let mut out = Vec::new();
+    for op in ["min", "max"] {
+        // (left-hand side, right-hand side) with `#` for the operator.
+        let shapes = [
+            ("select(x, select(y, z, #(w, z)), #(u, z))", "#(select(x, select(y, z, w), u), z)"),
+            ("select(x, select(y, #(w, z), z), #(u, z))", "#(select(x, select(y, w, z), u), z)"),
+            ("select(x, #(u, z), select(y, z, #(w, z)))", "#(select(x, u, select(y, z, w)), z)"),
+            ("select(x, #(u, z), select(y, #(w, z), z))", "#(select(x, u, select(y, w, z)), z)"),
+            ("select(x, select(y, z, #(w, z)), #(z, u))", "#(select(x, select(y, z, w), u), z)"),
+            ("select(x, select(y, #(w, z), z), #(z, u))", "#(select(x, select(y, w, z), u), z)"),
+            ("select(x, #(z, u), select(y, z, #(w, z)))", "#(select(x, u, select(y, z, w)), z)"),
+            ("select(x, #(z, u), select(y, #(w, z), z))", "#(select(x, u, select(y, w, z)), z)"),
+            ("select(x, select(y, z, #(z, w)), #(u, z))", "#(select(x, select(y, z, w), u), z)"),
+            ("select(x, select(y, #(z, w), z), #(u, z))", "#(select(x, select(y, w, z), u), z)"),
+            ("select(x, #(u, z), select(y, z, #(z, w)))", "#(select(x, u, select(y, z, w)), z)"),
+            ("select(x, #(u, z), select(y, #(z, w), z))", "#(select(x, u, select(y, w, z)), z)"),
+            ("select(x, select(y, z, #(z, w)), #(z, u))", "#(select(x, select(y, z, w), u), z)"),
+            ("select(x, select(y, #(z, w), z), #(z, u))", "#(select(x, select(y, w, z), u), z)"),
+            ("select(x, #(z, u), select(y, z, #(z, w)))", "#(select(x, u, select(y, z, w)), z)"),
+            ("select(x, #(z, u), select(y, #(z, w), z))", "#(select(x, u, select(y, w, z)), z)"),
+        ];
+        out.extend(
+            shapes.iter().filter_map(|(l, r)| Rule::new(&l.replace('#', op), &r.replace('#', op), None)),
+        );
+    }
+    out
 }
