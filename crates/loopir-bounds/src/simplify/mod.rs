@@ -14,6 +14,7 @@
 pub mod fold;
 mod pattern;
 pub mod prove;
+mod rule_tables;
 pub mod rules;
 
 use loopir::equality::with_stack;

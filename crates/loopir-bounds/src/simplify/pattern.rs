@@ -6,16 +6,18 @@
 //! ```
 //!
 //! `x y z w u v` match any expression (a name used twice must match structurally equal
-//! expressions), `c0 … c3` match scalar constants, integer literals match a constant of
+//! expressions), `c0 … c4` match scalar constants, integer literals match a constant of
 //! that value, `true` / `false` the boolean constants. On the right-hand side the same
 //! names stand for what they matched, literals take the type their context gives them,
-//! and `fold(e)` is `e` computed on constants. The result is rebuilt through the
+//! `fold(e)` is `e` computed on constants, and `a` / `b` are the rewritten node's own
+//! first and second operands (for rules that keep one side). The result is rebuilt through the
 //! simplifier's constructors, so it comes back simplified, as when the reference
 //! re-simplifies a rewritten node.
 //!
 //! Rules are tried in order and the first that matches (and whose condition holds)
 //! wins, as in the reference's rule lists.
 
+use loopir::equality::with_stack;
 use loopir::{BinOp, Expr, ExprKind, Type};
 
 use super::Simplifier;
@@ -26,6 +28,7 @@ use crate::ir;
 pub(super) enum Pat {
     Wild(usize),
     Const(usize),
+    Operand(usize),
     Lit(i64),
     Bool(bool),
     Bin(BinOp, Box<Pat>, Box<Pat>),
@@ -38,13 +41,25 @@ pub(super) enum Pat {
 #[derive(Default)]
 pub(super) struct Bindings {
     wild: [Option<Expr>; 6],
-    constant: [Option<Expr>; 4],
+    constant: [Option<Expr>; 5],
 }
 
 impl Bindings {
     /// The integer value of constant `ci` (0 if unbound or not an integer).
     pub fn c(&self, i: usize) -> i128 {
         self.constant.get(i).and_then(Option::as_ref).and_then(ir::as_const_i128).unwrap_or(0)
+    }
+
+    /// Whether constant `ci` is the smallest value of its type.
+    pub fn is_type_min(&self, i: usize) -> bool {
+        let c = self.constant.get(i).and_then(Option::as_ref);
+        c.is_some_and(|c| ir::type_min(c.ty()).is_some_and(|m| ir::equal(&m, c)))
+    }
+
+    /// Whether constant `ci` is the largest value of its type.
+    pub fn is_type_max(&self, i: usize) -> bool {
+        let c = self.constant.get(i).and_then(Option::as_ref);
+        c.is_some_and(|c| ir::type_max(c.ty()).is_some_and(|m| ir::equal(&m, c)))
     }
 
     /// What wildcard `i` (`x` = 0, `y` = 1, ...) matched.
@@ -56,18 +71,88 @@ impl Bindings {
 /// A condition on the bindings.
 pub(super) type Guard = fn(&Bindings) -> bool;
 
-/// One rule: pattern, template, optional condition.
+/// The remainder of `a / b` truncated toward zero, as the reference's rule conditions
+/// compute it on 64-bit constants; a value no condition compares equal to when `b` is 0.
+pub(super) fn rem(a: i128, b: i128) -> i128 {
+    a.checked_rem(b).unwrap_or(i128::MIN)
+}
+
+/// Whether a constant computed by a rule fits the reference's 64-bit constants.
+pub(super) fn fits(v: i128) -> bool {
+    i64::try_from(v).is_ok()
+}
+
+/// The types (and facts) a group of rules is limited to; a rule applies when all of its
+/// flags hold.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct When(u16);
+
+impl When {
+    pub const ALWAYS: When = When(0);
+    /// Integer arithmetic that cannot overflow (signed of at least 32 bits), or floats.
+    pub const NO_OVERFLOW: When = When(1);
+    /// Signed integers of at least 32 bits.
+    pub const NO_OVERFLOW_INT: When = When(2);
+    /// As [`When::NO_OVERFLOW_INT`], scalars only.
+    pub const NO_OVERFLOW_SCALAR_INT: When = When(4);
+    pub const INT: When = When(8);
+    pub const FLOAT: When = When(16);
+    pub const NOT_FLOAT: When = When(32);
+    pub const UINT: When = When(64);
+    /// The denominator of a division is known not to be zero.
+    pub const DENOMINATOR_NON_ZERO: When = When(128);
+}
+
+impl std::ops::BitOr for When {
+    type Output = When;
+    fn bitor(self, other: When) -> When {
+        When(self.0 | other.0)
+    }
+}
+
+/// What the flags of [`When`] are checked against.
+pub(super) struct Context {
+    /// The type the rules' conditions talk about (the operands' type).
+    pub ty: Type,
+    /// Whether a division's denominator is known not to be zero.
+    pub denominator_non_zero: bool,
+}
+
+impl Context {
+    fn allows(&self, when: When) -> bool {
+        let ty = self.ty;
+        let checks = [
+            (When::NO_OVERFLOW, ir::no_overflow(ty)),
+            (When::NO_OVERFLOW_INT, ir::no_overflow_int(ty)),
+            (When::NO_OVERFLOW_SCALAR_INT, ir::no_overflow_int(ty) && ty.is_scalar()),
+            (When::INT, ty.is_int()),
+            (When::FLOAT, ty.is_float()),
+            (When::NOT_FLOAT, !ty.is_float()),
+            (When::UINT, ty.is_uint()),
+            (When::DENOMINATOR_NON_ZERO, self.denominator_non_zero),
+        ];
+        checks.iter().all(|(flag, holds)| when.0 & flag.0 == 0 || *holds)
+    }
+}
+
+/// One rule: pattern, template, optional condition, and the types it applies to.
 pub(super) struct Rule {
     lhs: Pat,
     rhs: Pat,
     guard: Option<Guard>,
+    when: When,
 }
 
 impl Rule {
     /// Parses `lhs` and `rhs`; `None` (and a debug assertion) for a malformed rule text,
     /// which only a programming error can produce.
     pub fn new(lhs: &str, rhs: &str, guard: Option<Guard>) -> Option<Rule> {
-        let parsed = parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule { lhs, rhs, guard });
+        Rule::when(lhs, rhs, guard, When::ALWAYS)
+    }
+
+    /// As [`Rule::new`], for the types (and facts) `when` allows.
+    pub fn when(lhs: &str, rhs: &str, guard: Option<Guard>, when: When) -> Option<Rule> {
+        let parsed = parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule { lhs, rhs, guard, when });
         debug_assert!(parsed.is_some(), "malformed rule {lhs} -> {rhs}");
         parsed
     }
@@ -75,10 +160,24 @@ impl Rule {
 
 /// The first rule of `rules` that rewrites `e`, applied.
 pub(super) fn apply(s: &mut Simplifier<'_, '_, '_>, rules: &[Rule], e: &Expr) -> Option<Expr> {
+    let context = Context { ty: e.ty(), denominator_non_zero: false };
+    apply_in(s, rules, e, &context)
+}
+
+/// As [`apply`], with the rules' type flags checked against `context`.
+pub(super) fn apply_in(
+    s: &mut Simplifier<'_, '_, '_>,
+    rules: &[Rule],
+    e: &Expr,
+    context: &Context,
+) -> Option<Expr> {
     for rule in rules {
+        if !context.allows(rule.when) {
+            continue;
+        }
         let mut b = Bindings::default();
         if matches(&rule.lhs, e, &mut b) && rule.guard.is_none_or(|g| g(&b)) {
-            return Some(build(s, &rule.rhs, &b, e.ty()));
+            return Some(build(s, &rule.rhs, &b, e, e.ty()));
         }
     }
     None
@@ -124,7 +223,7 @@ fn matches(p: &Pat, e: &Expr, b: &mut Bindings) -> bool {
             ExprKind::Select(c, t, f) => matches(pc, c, b) && matches(pt, t, b) && matches(pf, f, b),
             _ => false,
         },
-        Pat::Fold(_) => false,
+        Pat::Fold(_) | Pat::Operand(_) => false,
     }
 }
 
@@ -133,7 +232,7 @@ fn type_of(p: &Pat, b: &Bindings) -> Option<Type> {
     match p {
         Pat::Wild(i) => b.wild[*i].as_ref().map(Expr::ty),
         Pat::Const(i) => b.constant[*i].as_ref().map(Expr::ty),
-        Pat::Lit(_) => None,
+        Pat::Lit(_) | Pat::Operand(_) => None,
         Pat::Bool(_) | Pat::Not(_) => Some(Type::BOOL),
         Pat::Bin(op, x, y) => {
             if is_comparison(*op) || matches!(op, BinOp::And | BinOp::Or) {
@@ -151,22 +250,30 @@ fn is_comparison(op: BinOp) -> bool {
     matches!(op, BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge)
 }
 
-fn build(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, want: Type) -> Expr {
+fn build(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, root: &Expr, want: Type) -> Expr {
+    // Rebuilding re-enters the simplifier, which may rewrite again: deep inputs make deep
+    // chains of rewrites, so the stack grows on demand.
+    with_stack(|| build_node(s, p, b, root, want))
+}
+
+fn build_node(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, root: &Expr, want: Type) -> Expr {
+    let go = |s: &mut Simplifier<'_, '_, '_>, p: &Pat, want: Type| build(s, p, b, root, want);
     match p {
+        Pat::Operand(i) => root.children().get(*i).map_or_else(|| root.clone(), |c| (*c).clone()),
         Pat::Wild(i) => b.wild[*i].clone().unwrap_or_else(|| ir::zero(want)),
         Pat::Const(i) => b.constant[*i].clone().unwrap_or_else(|| ir::zero(want)),
         Pat::Lit(v) => ir::make_const(want, i128::from(*v)),
         Pat::Bool(v) => ir::make_bool(*v, want.lanes()),
-        Pat::Fold(x) => build(s, x, b, want),
+        Pat::Fold(x) => go(s, x, want),
         Pat::Not(x) => {
-            let a = build(s, x, b, want);
+            let a = go(s, x, want);
             s.not(a)
         }
         Pat::Select(c, t, f) => {
             let cond_ty = type_of(c, b).unwrap_or(Type::BOOL.with_lanes(want.lanes()));
-            let c = build(s, c, b, cond_ty);
+            let c = go(s, c, cond_ty);
             let value_ty = type_of(t, b).or_else(|| type_of(f, b)).unwrap_or(want);
-            let (t, f) = (build(s, t, b, value_ty), build(s, f, b, value_ty));
+            let (t, f) = (go(s, t, value_ty), go(s, f, value_ty));
             s.select(c, t, f)
         }
         Pat::Bin(op, x, y) => {
@@ -175,7 +282,7 @@ fn build(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, want: Type) -> E
             } else {
                 type_of(x, b).or_else(|| type_of(y, b)).unwrap_or(want)
             };
-            let (a, c) = (build(s, x, b, operand_ty), build(s, y, b, operand_ty));
+            let (a, c) = (go(s, x, operand_ty), go(s, y, operand_ty));
             s.binary(*op, a, c)
         }
     }
@@ -291,11 +398,13 @@ impl Parser {
         if self.eat("!") {
             return Some(Pat::Not(Box::new(self.unary()?)));
         }
-        if self.eat("-")
-            && let Some(Tok::Num(n)) = self.tokens.get(self.pos).cloned()
-        {
-            self.pos += 1;
-            return Some(Pat::Lit(-n));
+        if self.eat("-") {
+            if let Some(Tok::Num(n)) = self.tokens.get(self.pos).cloned() {
+                self.pos += 1;
+                return Some(Pat::Lit(-n));
+            }
+            // `-e` is `0 - e`.
+            return Some(Pat::Bin(BinOp::Sub, Box::new(Pat::Lit(0)), Box::new(self.unary()?)));
         }
         self.atom()
     }
@@ -330,11 +439,13 @@ impl Parser {
                     return Some(Pat::Wild(i));
                 }
                 if let Some(i) =
-                    name.strip_prefix('c').and_then(|d| d.parse::<usize>().ok()).filter(|i| *i < 4)
+                    name.strip_prefix('c').and_then(|d| d.parse::<usize>().ok()).filter(|i| *i < 5)
                 {
                     return Some(Pat::Const(i));
                 }
                 match name.as_str() {
+                    "a" => Some(Pat::Operand(0)),
+                    "b" => Some(Pat::Operand(1)),
                     "true" => Some(Pat::Bool(true)),
                     "false" => Some(Pat::Bool(false)),
                     "min" | "max" => {
