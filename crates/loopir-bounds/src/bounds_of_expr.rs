@@ -764,9 +764,15 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     fn select(&mut self, e: &Expr, c: &Expr, t: &Expr, f: &Expr) -> Interval {
-        let ic = self.bounds(c);
-        let ia = self.bounds(t);
-        let ib = self.bounds(f);
+        // Halide analyses the values before the condition; the order matters for the
+        // fresh names nested selects draw.
+        let (ic, ia, ib) = if self.ctx.options().compat_conditions {
+            let ia = self.bounds(t);
+            let ib = self.bounds(f);
+            (self.bounds(c), ia, ib)
+        } else {
+            (self.bounds(c), self.bounds(t), self.bounds(f))
+        };
         if let Some(i) = self.shortcuts(e, &[(c, &ic), (t, &ia), (f, &ib)]) {
             return i;
         }
@@ -799,7 +805,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             End::Lo => make_min_expr(x.clone(), y.clone()),
             End::Hi => crate::interval::make_min_max_expr(BinOp::Max, x, y),
         };
-        if a.same_as(b) || ir::equal(a, b) {
+        // Halide compares the two ends by identity only, so equal but separately built
+        // ends still take the general path below (and draw its fresh names).
+        let compat = self.ctx.options().compat_conditions;
+        if a.same_as(b) || (!compat && ir::equal(a, b)) {
             return Bound::Finite(a.clone());
         }
         let (Some(s), Some(n)) = (ic.lo(), ic.hi()) else {
@@ -817,6 +826,11 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         let mut lets: Vec<(Name, Expr)> = Vec::new();
         let mut named = |v: &Expr, ctx: &Ctx| -> Expr {
             if v.as_variable().is_some() || ir::is_const(v) {
+                // Halide draws a name for a leaf too; its let is a trivial one the
+                // simplifier substitutes, so the leaf is used directly.
+                if compat {
+                    let _ = ctx.fresh_t();
+                }
                 return v.clone();
             }
             let name = ctx.fresh_t();
@@ -834,7 +848,12 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             let tb = named(b, self.ctx);
             combine(&ir::select(s.clone(), ta.clone(), tb.clone()), &ir::select(n.clone(), ta, tb))
         };
-        let wrapped = lets.into_iter().rev().fold(body, |acc, (name, v)| ir::let_in(name, v, acc));
+        // Halide wraps the second name's let outermost.
+        let wrapped = if compat {
+            lets.into_iter().fold(body, |acc, (name, v)| ir::let_in(name, v, acc))
+        } else {
+            lets.into_iter().rev().fold(body, |acc, (name, v)| ir::let_in(name, v, acc))
+        };
         Bound::Finite(wrapped)
     }
 
@@ -849,10 +868,19 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             min: if overflowed(self, &v.min) { Bound::NegInf } else { v.min.clone() },
             max: if overflowed(self, &v.max) { Bound::PosInf } else { v.max.clone() },
         };
+        // Halide substitutes an end only when it is a constant as built (unsimplified),
+        // and names both ends up front, whether or not they are used.
+        let compat = self.ctx.options().compat_conditions;
         let const_end = |s: &mut Self, x: &Expr| {
+            if compat {
+                return ir::is_const(x).then(|| x.clone());
+            }
             let y = s.simp.simplify(x);
             ir::is_const(&y).then_some(y)
         };
+        let drawn = compat.then(|| {
+            (self.ctx.fresh_keyed(&format!("{name}.min")), self.ctx.fresh_keyed(&format!("{name}.max")))
+        });
         let mut min_name: Option<(Name, Expr)> = None;
         let mut max_name: Option<(Name, Expr)> = None;
         let ty = value.ty().element_of();
@@ -860,7 +888,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             Bound::Finite(x) => match const_end(self, x) {
                 Some(c) => Bound::Finite(c),
                 None => {
-                    let n = self.ctx.fresh_keyed(&format!("{name}.min"));
+                    let n = match &drawn {
+                        Some((n, _)) => n.clone(),
+                        None => self.ctx.fresh_keyed(&format!("{name}.min")),
+                    };
                     min_name = Some((n.clone(), x.clone()));
                     Bound::Finite(ir::var(ty, n))
                 }
@@ -874,7 +905,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 Bound::Finite(x) => match const_end(self, x) {
                     Some(c) => Bound::Finite(c),
                     None => {
-                        let n = self.ctx.fresh_keyed(&format!("{name}.max"));
+                        let n = match &drawn {
+                            Some((_, n)) => n.clone(),
+                            None => self.ctx.fresh_keyed(&format!("{name}.max")),
+                        };
                         max_name = Some((n.clone(), x.clone()));
                         Bound::Finite(ir::var(ty, n))
                     }

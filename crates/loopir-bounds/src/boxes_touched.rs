@@ -530,8 +530,19 @@ impl Walker<'_, '_> {
     }
 
     fn provide(&mut self, name: &Name, values: &[Expr], args: &[Expr]) -> Result<(), BoundsError> {
-        for e in values.iter().chain(args) {
-            self.expr(e)?;
+        if self.ctx.options().compat_conditions {
+            // Halide's walker descends into a Provide only when it collects calls, and
+            // then into the arguments before the values; what it draws from the `t`
+            // counter inside (let names, select names) follows that order.
+            if self.mode == Mode::Calls {
+                for e in args.iter().chain(values) {
+                    self.expr(e)?;
+                }
+            }
+        } else {
+            for e in values.iter().chain(args) {
+                self.expr(e)?;
+            }
         }
         if self.mode == Mode::Provides {
             let r = self.region_of(args);

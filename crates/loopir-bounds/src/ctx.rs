@@ -24,7 +24,12 @@ pub struct Options {
     /// condition is not split at `&&`, only an outer `likely` tag is stripped, and every
     /// LetStmt that depends on a tightened variable is rebound to two fresh `t` names
     /// (drawn in Halide's order) whose definitions wrap the box ends on the way out,
-    /// instead of being re-derived and substituted.
+    /// instead of being re-derived and substituted. The same switch makes the rest of the
+    /// walk draw fresh names exactly where Halide does (so that `t` numbers match): the
+    /// provides pass does not descend into a Provide's values, the calls pass visits its
+    /// arguments first; a select's values are analysed before its condition and every
+    /// non-trivial end pair draws its names (leaves included, equal ends compared by
+    /// identity); a let end is substituted only when it is a constant as built.
     pub compat_conditions: bool,
 }
 

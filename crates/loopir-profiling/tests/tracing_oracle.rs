@@ -93,7 +93,7 @@ fn every_case_with_recorded_boxes() {
 
 /// The cases whose `func_type_and_dim` boxes `loopir-bounds` does not yet reproduce
 /// textually (its simplifier picks other, equivalent forms); `box_differences` lists them.
-const TEXTUAL_BOX_DIFFERENCES: &[&str] = &["app_camera_pipe.trace", "app_local_laplacian.trace"];
+const TEXTUAL_BOX_DIFFERENCES: &[&str] = &["app_local_laplacian.trace"];
 
 /// Whole-pass exactness with the default box analysis (`loopir-bounds`). Cases listed in
 /// [`TEXTUAL_BOX_DIFFERENCES`] are expected to differ, and only in their tags' boxes; a

@@ -340,18 +340,6 @@ pub(super) fn min_rules() -> &'static [Rule] {
             Rule::when("min(x/c0, y/c0)", "min(x, y)/c0", Some(|b| b.c(0) > 0), When::NO_OVERFLOW),
             Rule::when("min(x/c0, y/c0)", "max(x, y)/c0", Some(|b| b.c(0) < 0), When::NO_OVERFLOW),
             Rule::when(
-                "min(x/c0, c1)",
-                "min(x, fold(c1*c0))/c0",
-                Some(|b| b.c(0) > 0 && fits(b.c(1) * b.c(0))),
-                When::NO_OVERFLOW,
-            ),
-            Rule::when(
-                "min(x/c0, c1)",
-                "max(x, fold(c1*c0))/c0",
-                Some(|b| b.c(0) < 0 && fits(b.c(1) * b.c(0))),
-                When::NO_OVERFLOW,
-            ),
-            Rule::when(
                 "min(x/c0, y/c0 + c1)",
                 "min(x, y + fold(c1*c0))/c0",
                 Some(|b| b.c(0) > 0 && fits(b.c(1) * b.c(0))),
@@ -769,18 +757,6 @@ pub(super) fn max_rules() -> &'static [Rule] {
             ),
             Rule::when("max(x/c0, y/c0)", "max(x, y)/c0", Some(|b| b.c(0) > 0), When::NO_OVERFLOW),
             Rule::when("max(x/c0, y/c0)", "min(x, y)/c0", Some(|b| b.c(0) < 0), When::NO_OVERFLOW),
-            Rule::when(
-                "max(x/c0, c1)",
-                "max(x, fold(c1*c0))/c0",
-                Some(|b| b.c(0) > 0 && fits(b.c(1) * b.c(0))),
-                When::NO_OVERFLOW,
-            ),
-            Rule::when(
-                "max(x/c0, c1)",
-                "min(x, fold(c1*c0))/c0",
-                Some(|b| b.c(0) < 0 && fits(b.c(1) * b.c(0))),
-                When::NO_OVERFLOW,
-            ),
             Rule::when(
                 "max(x/c0, y/c0 + c1)",
                 "max(x, y + fold(c1*c0))/c0",

@@ -713,7 +713,105 @@ impl Simplifier<'_, '_, '_> {
                 _ => {}
             }
         }
+        if ir::no_overflow(ty)
+            && let Some(r) = self.lt_linear(&a, &b)
+        {
+            return r;
+        }
         ir::lt(a, b)
+    }
+
+    /// Halide's linear rules for `a < b` in types without overflow, in its order:
+    /// subtractions are moved to the other side (`x - y < z` → `x < z + y`, also when the
+    /// subtraction is one operand of a sum), then a term common to both sides cancels.
+    fn lt_linear(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
+        // x - y < z → x < z + y;  z < x - y → z + y < x
+        if let Some((x, y)) = is_op(a, BinOp::Sub) {
+            let rhs = self.add(b.clone(), y.clone());
+            return Some(self.lt(x.clone(), rhs));
+        }
+        if let Some((x, y)) = is_op(b, BinOp::Sub) {
+            let lhs = self.add(a.clone(), y.clone());
+            return Some(self.lt(lhs, x.clone()));
+        }
+        // (x - y) + z < w and z + (x - y) < w → x + z < y + w
+        if let Some((p, q)) = is_op(a, BinOp::Add) {
+            for (d, z) in [(p, q), (q, p)] {
+                if let Some((x, y)) = is_op(d, BinOp::Sub) {
+                    let lhs = self.add(x.clone(), z.clone());
+                    let rhs = self.add(y.clone(), b.clone());
+                    return Some(self.lt(lhs, rhs));
+                }
+            }
+        }
+        // w < (x - y) + z and w < z + (x - y) → w + y < x + z
+        if let Some((p, q)) = is_op(b, BinOp::Add) {
+            for (d, z) in [(p, q), (q, p)] {
+                if let Some((x, y)) = is_op(d, BinOp::Sub) {
+                    let lhs = self.add(a.clone(), y.clone());
+                    let rhs = self.add(x.clone(), z.clone());
+                    return Some(self.lt(lhs, rhs));
+                }
+            }
+        }
+        // ((x - y) + z) + u < w (and the other three nestings) → ((x + z) + u) < w + y
+        if let Some((s, u)) = is_op(a, BinOp::Add) {
+            for (inner, u2) in [(s, u), (u, s)] {
+                if let Some((p, q)) = is_op(inner, BinOp::Add) {
+                    for (d, z) in [(p, q), (q, p)] {
+                        if let Some((x, y)) = is_op(d, BinOp::Sub) {
+                            let xz = self.add(x.clone(), z.clone());
+                            let lhs = self.add(xz, u2.clone());
+                            let rhs = self.add(b.clone(), y.clone());
+                            return Some(self.lt(lhs, rhs));
+                        }
+                    }
+                }
+            }
+        }
+        // w < ((x - y) + z) + u (and the other nestings) → w + y < (x + z) + u
+        if let Some((s, u)) = is_op(b, BinOp::Add) {
+            for (inner, u2) in [(s, u), (u, s)] {
+                if let Some((p, q)) = is_op(inner, BinOp::Add) {
+                    for (d, z) in [(p, q), (q, p)] {
+                        if let Some((x, y)) = is_op(d, BinOp::Sub) {
+                            let lhs = self.add(a.clone(), y.clone());
+                            let xz = self.add(x.clone(), z.clone());
+                            let rhs = self.add(xz, u2.clone());
+                            return Some(self.lt(lhs, rhs));
+                        }
+                    }
+                }
+            }
+        }
+        // Cancellations: x < x + y → 0 < y; x + y < x → y < 0; x + y < x + z → y < z.
+        let zero = || ir::zero(a.ty());
+        if let Some((p, q)) = is_op(b, BinOp::Add) {
+            if ir::equal(a, p) {
+                return Some(self.lt(zero(), q.clone()));
+            }
+            if ir::equal(a, q) {
+                return Some(self.lt(zero(), p.clone()));
+            }
+        }
+        if let Some((p, q)) = is_op(a, BinOp::Add) {
+            if ir::equal(b, p) {
+                return Some(self.lt(q.clone(), zero()));
+            }
+            if ir::equal(b, q) {
+                return Some(self.lt(p.clone(), zero()));
+            }
+            if let Some((r, t)) = is_op(b, BinOp::Add) {
+                for (x, y) in [(p, q), (q, p)] {
+                    for (x2, z) in [(r, t), (t, r)] {
+                        if ir::equal(x, x2) {
+                            return Some(self.lt(y.clone(), z.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        None
     }
 
     /// `a <= b`, canonically `!(b < a)` printed as `a <= b`.

@@ -322,3 +322,24 @@ fn halide_constant_guards_on_min_max_differences() {
     // (c0 - x)*c1 → x*(-c1) + c0*c1
     assert_eq!(s(ir::mul(ir::sub(c(0), ir::min(x(), c(0))), c(64))), "min(x, 0)*-64");
 }
+
+fn sp(text: &str) -> String {
+    s(loopir::parse_expr(text).expect("parses"))
+}
+
+#[test]
+fn unsigned_min_is_not_decided_by_a_wrapping_difference() {
+    // In uint8, `a - b` is never negative; that must not make `b` the smaller operand.
+    assert_eq!(
+        sp("min(select(w < a, 255_u8, 0_u8), select(w < b, 255_u8, 0_u8))"),
+        "min(select(w < a, 255_u8, 0_u8), select(w < b, 255_u8, 0_u8))"
+    );
+}
+
+#[test]
+fn comparisons_move_subtractions_across() {
+    // Halide: (x - y) + z < w → x + z < y + w, so the condition solves to (f + l) - m.
+    assert_eq!(sp("f <= ((x - l) + m)"), "(f + l) <= (m + x)");
+    assert_eq!(sp("(x - y) < z"), "x < (y + z)");
+    assert_eq!(sp("(a + b) < (a + c)"), "b < c");
+}
