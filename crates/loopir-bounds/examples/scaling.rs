@@ -1,5 +1,6 @@
 //! Prints wall times of the §3.5 workloads for doubling N (a quick scaling check that
-//! needs no criterion run): `cargo run --release -p loopir-bounds --example scaling`.
+//! needs no criterion run): `cargo run --release -p loopir-bounds --example scaling`;
+//! an argument picks the workloads whose name contains it (`... --example scaling -- B6`).
 
 use std::time::Instant;
 
@@ -18,7 +19,15 @@ fn time<R>(f: impl Fn() -> R) -> f64 {
     best * 1e3
 }
 
+/// Whether `name` is selected by the optional argument (a substring; all if absent).
+fn selected(name: &str) -> bool {
+    std::env::args().nth(1).is_none_or(|f| name.contains(&f))
+}
+
 fn report(name: &str, sizes: &[usize], run: impl Fn(usize) -> f64) {
+    if !selected(name) {
+        return;
+    }
     let mut prev: Option<f64> = None;
     let mut line = format!("{name:<22}");
     for &n in sizes {
@@ -47,6 +56,22 @@ fn stmt(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> f64 {
     })
 }
 
+/// Computation bounds inference on a generated pipeline (the generator's time excluded).
+fn compute(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> f64 {
+    match make(n) {
+        Ok(wl) => time(|| wl.run_compute(&Ctx::new()).map(|s| s.to_string().len())),
+        Err(e) => panic!("generator at n = {n}: {e}"),
+    }
+}
+
+/// Allocation bounds inference on a generated pipeline.
+fn alloc(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> f64 {
+    match make(n) {
+        Ok(wl) => time(|| wl.run_alloc().map(|r| r.map(|s| s.to_string().len()))),
+        Err(e) => panic!("generator at n = {n}: {e}"),
+    }
+}
+
 fn main() {
     let x100 = w::scope_x(0, 100);
     let x10 = w::scope_x(0, 10);
@@ -69,4 +94,24 @@ fn main() {
     report("B12 if_dependents m=8", &[512, 1024, 2048, 4096], |n| {
         stmt(&|k| w::if_dependents(k, 8), n, false)
     });
+    report("B4 inline_chain", &[64, 128, 256, 512], |n| compute(w::inline_chain, n));
+    report("B6 root_chain", &[128, 256, 512, 1024], |n| compute(w::root_chain, n));
+    report("B6 root_chain alloc", &[128, 256, 512, 1024], |n| alloc(w::root_chain, n));
+    report("B7 tiled_chain", &[64, 128, 256, 512], |n| compute(w::tiled_chain, n));
+    report("B8 deep_nest", &[8, 16, 32, 64], |n| compute(w::deep_nest, n));
+    report("B13 specialized_upd", &[32, 64, 128, 256], |n| compute(w::specialized_updates, n));
+    if !selected("B16 corpus_all") {
+        return;
+    }
+    let cases = w::corpus_cases(std::path::Path::new(env!("LOOPIR_ORACLE_CASES")));
+    let loaded: Vec<_> = cases.iter().filter_map(|d| w::corpus_case(d).ok()).collect();
+    let ms = time(|| {
+        let mut out = 0usize;
+        for wl in &loaded {
+            out += wl.run_compute(&Ctx::new()).map(|s| s.to_string().len()).unwrap_or(0);
+            out += wl.run_alloc().and_then(|r| r.ok()).map(|s| s.to_string().len()).unwrap_or(0);
+        }
+        out
+    });
+    println!("B16 corpus_all           {} cases: {ms:.2} ms", loaded.len());
 }
