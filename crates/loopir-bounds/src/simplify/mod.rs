@@ -105,9 +105,19 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         if let Some((_, r)) = self.memo.get(&key) {
             return r.clone();
         }
+        // Without facts about variables and outside any let, simplification depends on
+        // the expression alone, so a result of another fact-free simplifier of this
+        // context is a fixed point here too.
+        let fact_free = self.bounds.is_none() && self.epoch == 0 && self.lets.is_empty();
+        if fact_free && self.ctx.is_simplified(e) {
+            return e.clone();
+        }
         let _hashes = self.ctx.hash_scope();
         self.ctx.count(|s| s.simplify_visits += 1);
         let r = with_stack(|| self.visit(e));
+        if fact_free {
+            self.ctx.note_simplified(&r);
+        }
         self.memo.insert(key, (e.clone(), r.clone()));
         // A simplified node is its own fixed point.
         self.memo.insert((r.as_ptr(), self.epoch), (r.clone(), r.clone()));
