@@ -54,6 +54,9 @@ pub struct Ctx {
     /// (and re-hashed) the whole chain. Each entry keeps its node alive, so the address
     /// cannot be reused by another node.
     simplified: RefCell<FxHashMap<*const (), Expr>>,
+    /// Constant ranges of nodes under fact-free simplification, shared for the same
+    /// reason.
+    constant_bounds: RefCell<FxHashMap<*const (), (Expr, crate::ConstantInterval)>>,
     stats: Cell<Stats>,
 }
 
@@ -121,6 +124,16 @@ impl Ctx {
     /// Records `e` as the result of a fact-free simplification.
     pub(crate) fn note_simplified(&self, e: &Expr) {
         self.simplified.borrow_mut().entry(e.as_ptr().cast::<()>()).or_insert_with(|| e.clone());
+    }
+
+    /// The fact-free constant range of `e`, if known.
+    pub(crate) fn shared_constant_bounds(&self, e: &Expr) -> Option<crate::ConstantInterval> {
+        self.constant_bounds.borrow().get(&e.as_ptr().cast::<()>()).map(|(_, ci)| *ci)
+    }
+
+    /// Records the fact-free constant range of `e`.
+    pub(crate) fn note_constant_bounds(&self, e: &Expr, ci: crate::ConstantInterval) {
+        self.constant_bounds.borrow_mut().entry(e.as_ptr().cast::<()>()).or_insert_with(|| (e.clone(), ci));
     }
 
     /// Installs this context's structural-hash cache for [`crate::ir::equal`] on the

@@ -243,18 +243,25 @@ fn text_pass_workloads_run_and_grow_linearly() {
     // deep nest and the specialized updates is O(n); doubling n at most about doubles it.
     // The Ctx's counters only see the analyses, so they bound the pass's work too.
     type Gen = fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>;
-    let cases: [(&str, Gen, usize); 4] = [
-        ("B6 root_chain", w::root_chain, 64),
-        ("B7 tiled_chain", w::tiled_chain, 32),
-        ("B8 deep_nest", w::deep_nest, 8),
-        ("B13 specialized_updates", w::specialized_updates, 16),
+    // The work bound per doubling: 2.3 (linear), except B13, whose U + 1 boxes of one
+    // Func are merged with Halide's per-merge simplification, which the spec budgets at
+    // O(K) simplifier calls on ends of size O(K) (§3.2 `merge_boxes`, compat mode).
+    let cases: [(&str, Gen, usize, f64); 4] = [
+        ("B6 root_chain", w::root_chain, 64, 2.3),
+        ("B7 tiled_chain", w::tiled_chain, 32, 2.3),
+        ("B8 deep_nest", w::deep_nest, 8, 2.3),
+        ("B13 specialized_updates", w::specialized_updates, 16, 4.6),
     ];
-    for (name, make, n) in cases {
+    for (name, make, n, work_ratio) in cases {
         let small = compute_work(make, n);
         let large = compute_work(make, 2 * n);
-        assert!(large.0 <= 400 * 2 * n + 4000, "{name}: output {} chars at n = {}", large.0, 2 * n);
-        // (output length, input length, work): output may not grow faster than input.
-        assert_linear(name, small, large);
+        assert!(large.0 <= 1000 * 2 * n + 4000, "{name}: output {} chars at n = {}", large.0, 2 * n);
+        // (output length, input length, work). Work grows at most linearly; the output
+        // at most as fast as the input (B8's input is O(d²) text: its names grow with d).
+        let r = |a: usize, b: usize| b as f64 / a.max(1) as f64;
+        let (r_out, r_in) = (r(small.0, large.0), r(small.1, large.1));
+        assert!(r_out <= 2.3f64.max(1.1 * r_in), "{name}: output grew {r_out:.2}x, input {r_in:.2}x");
+        assert!(large.2 as f64 <= work_ratio * small.2 as f64, "{name}: work {small:?} -> {large:?}");
     }
     // Allocation bounds on the root chain: 3 lets per realize dimension.
     let (a, b) = (alloc_text(w::root_chain, 64), alloc_text(w::root_chain, 128));
