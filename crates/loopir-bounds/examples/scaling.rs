@@ -117,10 +117,24 @@ fn main() {
         return;
     }
     let cases = w::corpus_cases(std::path::Path::new(env!("LOOPIR_ORACLE_CASES")));
-    let loaded: Vec<_> = cases.iter().filter_map(|d| w::corpus_case(d).ok()).collect();
+    let loaded: Vec<_> = cases.iter().filter_map(|d| Some((d, w::corpus_case(d).ok()?))).collect();
+    // `SCALING_DUMP=DIR` writes every case's two results (to compare builds).
+    if let Some(dir) = std::env::var_os("SCALING_DUMP") {
+        let dir = std::path::Path::new(&dir);
+        for (case, wl) in &loaded {
+            let name = case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let text = |r: Result<loopir::Stmt, loopir_bounds::BoundsError>| {
+                r.map_or_else(|e| format!("error: {e}"), |s| s.to_string())
+            };
+            let _ = std::fs::write(dir.join(format!("{name}.compute")), text(wl.run_compute(&Ctx::new())));
+            if let Some(r) = wl.run_alloc() {
+                let _ = std::fs::write(dir.join(format!("{name}.alloc")), text(r));
+            }
+        }
+    }
     let ms = time(|| {
         let mut out = 0usize;
-        for wl in &loaded {
+        for (_, wl) in &loaded {
             out += usize::from(wl.run_compute(&Ctx::new()).is_ok());
             out += usize::from(wl.run_alloc().is_some_and(|r| r.is_ok()));
         }

@@ -28,6 +28,7 @@ use crate::error::BoundsError;
 use crate::ir;
 use crate::scope::Scope;
 use crate::simplify::simplify_expr;
+use rustc_hash::FxHashMap;
 
 /// Runs allocation bounds inference on `s` (see the module docs). `fresh_t` seeds the
 /// `t` counter used by CSE (Halide's counter at the start of this pass).
@@ -76,7 +77,12 @@ impl AllocationBounds<'_> {
 
     fn realize(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
         let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return Ok(walk_stmt(self, s)) };
-        let touched = box_touched(self.ctx, body, name, &Scope::new(), self.func_bounds)?;
+        // The walk sees only the statements that matter to it: nested realizes
+        // (one per root stage) otherwise made every realize re-analyse everything inside
+        // it, O(n²) analyses for a chain of n stages.
+        let mut prune = Prune { func: name, keep: FxHashMap::default() };
+        let pruned = prune.mutate_stmt(body);
+        let touched = box_touched(self.ctx, &pruned, name, &Scope::new(), self.func_bounds)?;
         let new_body = self.mutate_stmt(body);
         if let Some(e) = self.error.take() {
             return Err(e);
@@ -157,6 +163,92 @@ impl AllocationBounds<'_> {
         current = Stmt::let_stmt(extent_name, extent, current);
         current = Stmt::let_stmt(min_name, min, current);
         Ok(Stmt::let_stmt(max_name, max, current))
+    }
+}
+
+/// A realize body with every statement that can neither touch `func` nor draw a fresh
+/// name replaced by a no-op (`0`). A statement can touch `func` if one of its own
+/// expressions calls or loads `func` or names a `func.` symbol, it provides or realizes
+/// `func`, or a statement inside it can. Fresh `t` names (which number the printed
+/// result) are drawn by the walk at lets, ifs, selects and vector or intrinsic
+/// expressions, so statements holding any of those are kept and the numbering is the one
+/// of the full walk; statement kinds not listed below are kept whole.
+struct Prune<'f> {
+    func: &'f str,
+    /// Per statement node (by address, within one body): whether it is kept.
+    keep: FxHashMap<*const StmtKind, bool>,
+}
+
+/// Whether `e` must be kept: it calls or loads `func`, mentions `func` or a `func.`
+/// variable, or holds a node whose analysis may draw a fresh name (anything but
+/// constants, variables, casts, arithmetic, `!`, loads and non-intrinsic calls). True once
+/// `budget` nodes have been looked at: large expressions are kept, not searched.
+fn expr_keeps(e: &Expr, func: &str, budget: &mut usize) -> bool {
+    let Some(left) = budget.checked_sub(1) else { return true };
+    *budget = left;
+    match e.kind() {
+        ExprKind::Variable(v) => v.strip_prefix(func).is_some_and(|r| r.is_empty() || r.starts_with('.')),
+        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => false,
+        ExprKind::Call { name, .. } | ExprKind::Load { name, .. } if name.as_ref() == func => true,
+        ExprKind::Call { name, call_type: CallType::Intrinsic | CallType::PureIntrinsic, .. }
+            if !matches!(name.as_ref(), "likely" | "likely_if_innermost") =>
+        {
+            true
+        }
+        ExprKind::Call { .. }
+        | ExprKind::Load { .. }
+        | ExprKind::Cast(_)
+        | ExprKind::Reinterpret(_)
+        | ExprKind::Binary(..)
+        | ExprKind::Not(_) => e.children().into_iter().any(|c| expr_keeps(c, func, budget)),
+        _ => true,
+    }
+}
+
+impl Prune<'_> {
+    fn keeps(&mut self, s: &Stmt) -> bool {
+        if let Some(&k) = self.keep.get(&s.as_ptr()) {
+            return k;
+        }
+        let func = self.func;
+        let mut budget = 10_000usize;
+        let mut own = |e: &Expr| expr_keeps(e, func, &mut budget);
+        let k = match s.kind() {
+            StmtKind::For { min, max, body, .. } => own(min) || own(max) || self.keeps(body),
+            StmtKind::Provide { name, values, args, predicate } => {
+                name.as_ref() == func || values.iter().chain(args).any(&mut own) || own(predicate)
+            }
+            StmtKind::Evaluate(e) => own(e),
+            StmtKind::AssertStmt { condition, message } => own(condition) || own(message),
+            StmtKind::Block(v) => {
+                // Every element is classified (and cached) for the rewrite that follows.
+                let mut any = false;
+                for c in v {
+                    any |= self.keeps(c);
+                }
+                any
+            }
+            StmtKind::ProducerConsumer { name, body, .. } => name.as_ref() == func || self.keeps(body),
+            StmtKind::Realize { name, bounds, condition, body, .. } => {
+                name.as_ref() == func
+                    || bounds.iter().any(|r| own(&r.min) || own(&r.extent))
+                    || own(condition)
+                    || self.keeps(body)
+            }
+            _ => true,
+        };
+        self.keep.insert(s.as_ptr(), k);
+        k
+    }
+}
+
+impl Mutator for Prune<'_> {
+    fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        e.clone()
+    }
+
+    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+        if self.keeps(s) { walk_stmt(self, s) } else { Stmt::evaluate(Expr::i32(0)) }
     }
 }
 

@@ -313,6 +313,11 @@ impl Walk<'_> {
             }
         }
         let mut new_body = r?;
+        // Nothing changed inside: keep the original nodes rather than rebuilding every
+        // peeled let (an inlined chain peels 10^5 of them).
+        if new_body.same_as(&rest) {
+            return Ok(body.clone());
+        }
         // 9. Put the peeled lets and ifs back, outermost.
         for p in peeled.into_iter().rev() {
             new_body = match p {
