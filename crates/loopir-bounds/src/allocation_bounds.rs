@@ -40,7 +40,7 @@ pub fn allocation_bounds_inference(
 ) -> Result<Stmt, BoundsError> {
     let ctx = Ctx::with_options(Options { compat_purify: true, ..Options::default() });
     ctx.seed_t(fresh_t);
-    let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None };
+    let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None, own: FxHashMap::default() };
     let out = pass.mutate_stmt(s);
     match pass.error {
         Some(e) => Err(e),
@@ -53,6 +53,8 @@ struct AllocationBounds<'a> {
     env: &'a BoundsEnv,
     func_bounds: &'a FuncValueBounds,
     error: Option<BoundsError>,
+    /// Per statement, the names it mentions itself (see [`Prune`]).
+    own: FxHashMap<*const StmtKind, OwnNames>,
 }
 
 /// The argument name of a realize dimension, from its `<f>.<d>.min_realized` min.
@@ -80,7 +82,7 @@ impl AllocationBounds<'_> {
         // The walk sees only the statements that matter to it: nested realizes
         // (one per root stage) otherwise made every realize re-analyse everything inside
         // it, O(n²) analyses for a chain of n stages.
-        let mut prune = Prune { func: name, keep: FxHashMap::default() };
+        let mut prune = Prune { func: name, keep: FxHashMap::default(), own: &mut self.own };
         let pruned = prune.mutate_stmt(body);
         let touched = box_touched(self.ctx, &pruned, name, &Scope::new(), self.func_bounds)?;
         let new_body = self.mutate_stmt(body);
@@ -173,76 +175,110 @@ impl AllocationBounds<'_> {
 /// result) are drawn by the walk at lets, ifs, selects and vector or intrinsic
 /// expressions, so statements holding any of those are kept and the numbering is the one
 /// of the full walk; statement kinds not listed below are kept whole.
-struct Prune<'f> {
+struct Prune<'f, 'c> {
     func: &'f str,
     /// Per statement node (by address, within one body): whether it is kept.
     keep: FxHashMap<*const StmtKind, bool>,
+    /// Shared by all realizes: the names each statement's own expressions and name
+    /// mention (`None`: it must be kept whatever the Func), so that each expression is
+    /// scanned once, not once per enclosing realize.
+    own: &'c mut FxHashMap<*const StmtKind, OwnNames>,
 }
 
-/// Whether `e` must be kept: it calls or loads `func`, mentions `func` or a `func.`
-/// variable, or holds a node whose analysis may draw a fresh name (anything but
-/// constants, variables, casts, arithmetic, `!`, loads and non-intrinsic calls). True once
-/// `budget` nodes have been looked at: large expressions are kept, not searched.
-fn expr_keeps(e: &Expr, func: &str, budget: &mut usize) -> bool {
-    let Some(left) = budget.checked_sub(1) else { return true };
+/// The names a statement itself mentions (calls, loads, variables, the provided, realized
+/// or produced Func), or `None` if its analysis may draw a fresh name or it is too large
+/// to scan.
+type OwnNames = Option<Vec<Name>>;
+
+/// Adds the names `e` mentions to `out`; false if `e` holds a node whose analysis may
+/// draw a fresh name (anything but constants, variables, casts, arithmetic, `!`, loads
+/// and non-intrinsic calls) or `budget` nodes have been looked at.
+fn expr_names(e: &Expr, out: &mut Vec<Name>, budget: &mut usize) -> bool {
+    let Some(left) = budget.checked_sub(1) else { return false };
     *budget = left;
     match e.kind() {
-        ExprKind::Variable(v) => v.strip_prefix(func).is_some_and(|r| r.is_empty() || r.starts_with('.')),
-        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => false,
-        ExprKind::Call { name, .. } | ExprKind::Load { name, .. } if name.as_ref() == func => true,
-        ExprKind::Call { name, call_type: CallType::Intrinsic | CallType::PureIntrinsic, .. }
-            if !matches!(name.as_ref(), "likely" | "likely_if_innermost") =>
-        {
+        ExprKind::Variable(v) => {
+            out.push(v.clone());
             true
         }
-        ExprKind::Call { .. }
-        | ExprKind::Load { .. }
-        | ExprKind::Cast(_)
-        | ExprKind::Reinterpret(_)
-        | ExprKind::Binary(..)
-        | ExprKind::Not(_) => e.children().into_iter().any(|c| expr_keeps(c, func, budget)),
-        _ => true,
+        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => true,
+        ExprKind::Call { call_type: CallType::Intrinsic | CallType::PureIntrinsic, name, .. }
+            if !matches!(name.as_ref(), "likely" | "likely_if_innermost") =>
+        {
+            false
+        }
+        ExprKind::Call { name, .. } | ExprKind::Load { name, .. } => {
+            out.push(name.clone());
+            e.children().into_iter().all(|c| expr_names(c, out, budget))
+        }
+        ExprKind::Cast(_) | ExprKind::Reinterpret(_) | ExprKind::Binary(..) | ExprKind::Not(_) => {
+            e.children().into_iter().all(|c| expr_names(c, out, budget))
+        }
+        _ => false,
     }
 }
 
-impl Prune<'_> {
+fn own_names(s: &Stmt) -> OwnNames {
+    let mut out = Vec::new();
+    let exprs: Vec<&Expr> = match s.kind() {
+        StmtKind::For { min, max, .. } => vec![min, max],
+        StmtKind::Provide { name, values, args, predicate } => {
+            out.push(name.clone());
+            values.iter().chain(args).chain(std::iter::once(predicate)).collect()
+        }
+        StmtKind::Evaluate(e) => vec![e],
+        StmtKind::AssertStmt { condition, message } => vec![condition, message],
+        StmtKind::Block(_) => Vec::new(),
+        StmtKind::ProducerConsumer { name, .. } => {
+            out.push(name.clone());
+            Vec::new()
+        }
+        StmtKind::Realize { name, bounds, condition, .. } => {
+            out.push(name.clone());
+            bounds.iter().flat_map(|r| [&r.min, &r.extent]).chain(std::iter::once(condition)).collect()
+        }
+        _ => return None,
+    };
+    let mut budget = 10_000usize;
+    if !exprs.into_iter().all(|e| expr_names(e, &mut out, &mut budget)) {
+        return None;
+    }
+    out.sort_unstable();
+    out.dedup();
+    Some(out)
+}
+
+impl Prune<'_, '_> {
     fn keeps(&mut self, s: &Stmt) -> bool {
         if let Some(&k) = self.keep.get(&s.as_ptr()) {
             return k;
         }
         let func = self.func;
-        let mut budget = 10_000usize;
-        let mut own = |e: &Expr| expr_keeps(e, func, &mut budget);
-        let k = match s.kind() {
-            StmtKind::For { min, max, body, .. } => own(min) || own(max) || self.keeps(body),
-            StmtKind::Provide { name, values, args, predicate } => {
-                name.as_ref() == func || values.iter().chain(args).any(&mut own) || own(predicate)
-            }
-            StmtKind::Evaluate(e) => own(e),
-            StmtKind::AssertStmt { condition, message } => own(condition) || own(message),
-            StmtKind::Block(v) => {
-                // Every element is classified (and cached) for the rewrite that follows.
-                let mut any = false;
-                for c in v {
-                    any |= self.keeps(c);
+        let own = self.own.entry(s.as_ptr()).or_insert_with(|| own_names(s));
+        let own_keeps = own.as_ref().is_none_or(|names| {
+            names.iter().any(|n| n.strip_prefix(func).is_some_and(|r| r.is_empty() || r.starts_with('.')))
+        });
+        let k = own_keeps
+            || match s.kind() {
+                StmtKind::For { body, .. }
+                | StmtKind::ProducerConsumer { body, .. }
+                | StmtKind::Realize { body, .. } => self.keeps(body),
+                StmtKind::Block(v) => {
+                    // Every element is classified (and cached) for the rewrite that follows.
+                    let mut any = false;
+                    for c in v {
+                        any |= self.keeps(c);
+                    }
+                    any
                 }
-                any
-            }
-            StmtKind::ProducerConsumer { name, body, .. } => name.as_ref() == func || self.keeps(body),
-            StmtKind::Realize { name, bounds, condition, body, .. } => {
-                name.as_ref() == func
-                    || bounds.iter().any(|r| own(&r.min) || own(&r.extent))
-                    || own(condition)
-                    || self.keeps(body)
-            }
-            _ => true,
-        };
+                _ => false,
+            };
         self.keep.insert(s.as_ptr(), k);
         k
     }
 }
 
-impl Mutator for Prune<'_> {
+impl Mutator for Prune<'_, '_> {
     fn mutate_expr(&mut self, e: &Expr) -> Expr {
         e.clone()
     }
