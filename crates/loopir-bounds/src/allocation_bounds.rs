@@ -40,7 +40,10 @@ pub fn allocation_bounds_inference(
 ) -> Result<Stmt, BoundsError> {
     let ctx = Ctx::with_options(Options { compat_purify: true, ..Options::default() });
     ctx.seed_t(fresh_t);
-    let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None, own: FxHashMap::default() };
+    let mut positions = Positions::default();
+    loopir::visit::Visitor::visit_stmt(&mut positions, s);
+    let mut pass =
+        AllocationBounds { ctx: &ctx, env, func_bounds, error: None, own: FxHashMap::default(), positions };
     let out = pass.mutate_stmt(s);
     match pass.error {
         Some(e) => Err(e),
@@ -55,6 +58,8 @@ struct AllocationBounds<'a> {
     error: Option<BoundsError>,
     /// Per statement, the names it mentions itself (see [`Prune`]).
     own: FxHashMap<*const StmtKind, OwnNames>,
+    /// Where names occur in the input (see [`Positions`]).
+    positions: Positions,
 }
 
 /// The argument name of a realize dimension, from its `<f>.<d>.min_realized` min.
@@ -82,7 +87,8 @@ impl AllocationBounds<'_> {
         // The walk sees only the statements that matter to it: nested realizes
         // (one per root stage) otherwise made every realize re-analyse everything inside
         // it, O(n²) analyses for a chain of n stages.
-        let mut prune = Prune { func: name, keep: FxHashMap::default(), own: &mut self.own };
+        let mut prune =
+            Prune { func: name, keep: FxHashMap::default(), own: &mut self.own, positions: &self.positions };
         let pruned = prune.mutate_stmt(body);
         let touched = box_touched(self.ctx, &pruned, name, &Scope::new(), self.func_bounds)?;
         let new_body = self.mutate_stmt(body);
@@ -183,6 +189,66 @@ struct Prune<'f, 'c> {
     /// mention (`None`: it must be kept whatever the Func), so that each expression is
     /// scanned once, not once per enclosing realize.
     own: &'c mut FxHashMap<*const StmtKind, OwnNames>,
+    positions: &'c Positions,
+}
+
+/// The statements of the pass input numbered in pre-order, so that "does this subtree
+/// mention `f` or draw a fresh name" is two binary searches instead of a walk of the
+/// subtree (each realize of a nested chain would walk all the realizes inside it).
+#[derive(Default)]
+struct Positions {
+    /// Per statement node: the first and last pre-order numbers of its subtree.
+    span: FxHashMap<*const StmtKind, (u32, u32)>,
+    /// Per name and per dotted prefix of a name (`a`, `a.b` for `a.b.c`): the numbers of
+    /// the statements whose own names include it, ascending.
+    sites: FxHashMap<String, Vec<u32>>,
+    /// The numbers of the statements that must be kept whatever the Func.
+    draws: Vec<u32>,
+    next: u32,
+    /// A node occurs at two places: spans are ambiguous, so none is used.
+    shared: bool,
+}
+
+impl loopir::visit::Visitor for Positions {
+    fn visit_expr(&mut self, _: &Expr) {}
+
+    fn visit_stmt(&mut self, s: &Stmt) {
+        let first = self.next;
+        self.next += 1;
+        match own_names(s) {
+            Some(names) => {
+                for n in names {
+                    let ends = n.match_indices('.').map(|(i, _)| i).chain(std::iter::once(n.len()));
+                    for end in ends {
+                        let list = self.sites.entry(n[..end].to_owned()).or_default();
+                        if list.last() != Some(&first) {
+                            list.push(first);
+                        }
+                    }
+                }
+            }
+            None => self.draws.push(first),
+        }
+        loopir::visit::walk_stmt(self, s);
+        if self.span.insert(s.as_ptr(), (first, self.next - 1)).is_some() {
+            self.shared = true;
+        }
+    }
+}
+
+impl Positions {
+    /// Whether the subtree of `s` must be kept for `func`; `None` if `s` has no span.
+    fn keeps(&self, s: &Stmt, func: &str) -> Option<bool> {
+        if self.shared {
+            return None;
+        }
+        let &(a, b) = self.span.get(&s.as_ptr())?;
+        let any_in = |v: &[u32]| {
+            let i = v.partition_point(|&x| x < a);
+            i < v.len() && v[i] <= b
+        };
+        Some(any_in(&self.draws) || self.sites.get(func).is_some_and(|v| any_in(v)))
+    }
 }
 
 /// The names a statement itself mentions (calls, loads, variables, the provided, realized
@@ -250,6 +316,9 @@ fn own_names(s: &Stmt) -> OwnNames {
 
 impl Prune<'_, '_> {
     fn keeps(&mut self, s: &Stmt) -> bool {
+        if let Some(k) = self.positions.keeps(s, self.func) {
+            return k;
+        }
         if let Some(&k) = self.keep.get(&s.as_ptr()) {
             return k;
         }
