@@ -42,8 +42,13 @@ pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
             for site in &list {
                 let Some(v) = site.values.get(k) else { continue };
                 let mut scope = Scope::new();
+                // Only the bound names the value mentions matter (a Provide inside 10^5
+                // lets would otherwise bind them all, per value).
+                let free = ctx.free_vars(v);
                 for n in &site.bound {
-                    let _ = scope.push(n.clone(), Interval::everything());
+                    if free.as_ref().is_none_or(|f| f.binary_search(n).is_ok()) {
+                        let _ = scope.push(n.clone(), Interval::everything());
+                    }
                 }
                 let i = bounds_of_expr_in_scope(ctx, v, &scope, &FuncValueBounds::default(), false);
                 hull.include(&i);
