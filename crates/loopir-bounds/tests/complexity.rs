@@ -243,9 +243,9 @@ fn text_pass_workloads_run_and_grow_linearly() {
     // deep nest and the specialized updates is O(n); doubling n at most about doubles it.
     // The Ctx's counters only see the analyses, so they bound the pass's work too.
     type Gen = fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>;
-    // The work bound per doubling: 2.3 (linear), except B13, whose U + 1 boxes of one
-    // Func are merged with Halide's per-merge simplification, which the spec budgets at
-    // O(K) simplifier calls on ends of size O(K) (§3.2 `merge_boxes`, compat mode).
+    // The work bound per doubling: 2.3 (linear), except B13: as in Halide, every update
+    // stage of a Func consumes every earlier stage of it (U² boxes to merge, each merge
+    // simplified in compat mode), so its work may grow 4x.
     let cases: [(&str, Gen, usize, f64); 4] = [
         ("B6 root_chain", w::root_chain, 64, 2.3),
         ("B7 tiled_chain", w::tiled_chain, 32, 2.3),
