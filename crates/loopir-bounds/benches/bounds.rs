@@ -63,6 +63,55 @@ fn stmt_group(
     g.finish();
 }
 
+type Gen = fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>;
+
+/// Computation bounds inference (or, with `alloc`, allocation bounds inference) on the
+/// generated pipelines; the generator and parser run outside the timed loop.
+fn pass_group(c: &mut Criterion, name: &str, sizes: &[usize], make: Gen, alloc: bool) {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+    for &n in sizes {
+        let wl = match make(n) {
+            Ok(wl) => wl,
+            Err(e) => panic!("{name} at n = {n}: {e}"),
+        };
+        g.bench_with_input(BenchmarkId::from_parameter(n), &wl, |b, wl| {
+            b.iter(|| {
+                if alloc {
+                    black_box(wl.run_alloc().is_some_and(|r| r.is_ok()))
+                } else {
+                    black_box(wl.run_compute(&Ctx::new()).is_ok())
+                }
+            })
+        });
+    }
+    g.finish();
+}
+
+/// B16: every oracle case's computation and allocation bounds inputs, one iteration
+/// running them all.
+fn corpus_group(c: &mut Criterion) {
+    let cases = w::corpus_cases(std::path::Path::new(env!("LOOPIR_ORACLE_CASES")));
+    let loaded: Vec<_> = cases.iter().filter_map(|d| w::corpus_case(d).ok()).collect();
+    if loaded.is_empty() {
+        eprintln!("B16_corpus_all: oracle corpus not present; skipped");
+        return;
+    }
+    let mut g = c.benchmark_group("B16_corpus_all");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    g.bench_function(BenchmarkId::from_parameter(loaded.len()), |b| {
+        b.iter(|| {
+            let mut ok = 0usize;
+            for wl in &loaded {
+                ok += usize::from(wl.run_compute(&Ctx::new()).is_ok());
+                ok += usize::from(wl.run_alloc().is_some_and(|r| r.is_ok()));
+            }
+            black_box(ok)
+        })
+    });
+    g.finish();
+}
+
 fn benches(c: &mut Criterion) {
     let x100 = w::scope_x(0, 100);
     let x10 = w::scope_x(0, 10);
@@ -83,6 +132,13 @@ fn benches(c: &mut Criterion) {
     stmt_group(c, "B9_many_calls", &[16, 128, 1024, 8192], &w::many_calls, false);
     stmt_group(c, "stencil_chain", &[64, 128, 256, 512, 1024], &w::stencil_chain, false);
     stmt_group(c, "B12_if_dependents_m8", &[64, 256, 1024, 4096], &|n| w::if_dependents(n, 8), false);
+    pass_group(c, "B4_inline_chain", &[32, 64, 128, 256, 512], w::inline_chain, false);
+    pass_group(c, "B6_root_chain", &[64, 128, 256, 512, 1024], w::root_chain, false);
+    pass_group(c, "B6_root_chain_alloc", &[64, 128, 256], w::root_chain, true);
+    pass_group(c, "B7_tiled_chain", &[8, 24, 64, 128], w::tiled_chain, false);
+    pass_group(c, "B8_deep_nest", &[4, 8, 16, 32], w::deep_nest, false);
+    pass_group(c, "B13_specialized_updates", &[8, 32, 128], w::specialized_updates, false);
+    corpus_group(c);
     let mut g = c.benchmark_group("B15_wide_scope");
     g.sample_size(10).measurement_time(Duration::from_secs(1));
     for n in [1_000usize, 10_000, 100_000] {

@@ -1,5 +1,7 @@
 //! Prints wall times of the §3.5 workloads for doubling N (a quick scaling check that
-//! needs no criterion run): `cargo run --release -p loopir-bounds --example scaling`.
+//! needs no criterion run): `cargo run --release -p loopir-bounds --example scaling`;
+//! an argument picks the workloads whose name contains it (`... --example scaling -- B6`),
+//! a second one runs only that size, once (`-- B6 512`, for `perf` or `valgrind`).
 
 use std::time::Instant;
 
@@ -8,9 +10,14 @@ use loopir_bounds::{
     workloads as w,
 };
 
+/// The size given as the second argument: run that size once (for profilers).
+fn single_size() -> Option<usize> {
+    std::env::args().nth(2).and_then(|a| a.parse().ok())
+}
+
 fn time<R>(f: impl Fn() -> R) -> f64 {
     let mut best = f64::MAX;
-    for _ in 0..3 {
+    for _ in 0..if single_size().is_some() { 1 } else { 5 } {
         let t = Instant::now();
         std::hint::black_box(f());
         best = best.min(t.elapsed().as_secs_f64());
@@ -18,10 +25,19 @@ fn time<R>(f: impl Fn() -> R) -> f64 {
     best * 1e3
 }
 
+/// Whether `name` is selected by the optional argument (a substring; all if absent).
+fn selected(name: &str) -> bool {
+    std::env::args().nth(1).is_none_or(|f| name.contains(&f))
+}
+
 fn report(name: &str, sizes: &[usize], run: impl Fn(usize) -> f64) {
+    if !selected(name) {
+        return;
+    }
     let mut prev: Option<f64> = None;
     let mut line = format!("{name:<22}");
-    for &n in sizes {
+    let one = single_size().map(|n| vec![n]);
+    for &n in one.as_deref().unwrap_or(sizes) {
         let ms = run(n);
         let ratio = prev.map_or(String::new(), |p| format!(" (x{:.2})", ms / p.max(1e-6)));
         line.push_str(&format!("  N={n}: {ms:.2} ms{ratio}"));
@@ -47,6 +63,28 @@ fn stmt(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> f64 {
     })
 }
 
+/// Computation bounds inference on a generated pipeline (the generator's time excluded).
+fn compute(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> f64 {
+    match make(n) {
+        // `SCALING_PRINT=1` prints the result (to look at its shape).
+        Ok(wl) if std::env::var_os("SCALING_PRINT").is_some() => {
+            println!("{}", wl.run_compute(&Ctx::new()).map_or_else(|e| e.to_string(), |s| s.to_string()));
+            0.0
+        }
+        // The pass only: printing a deeply nested result is O(n²) in indentation alone.
+        Ok(wl) => time(|| wl.run_compute(&Ctx::new()).is_ok()),
+        Err(e) => panic!("generator at n = {n}: {e}"),
+    }
+}
+
+/// Allocation bounds inference on a generated pipeline.
+fn alloc(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> f64 {
+    match make(n) {
+        Ok(wl) => time(|| wl.run_alloc().map(|r| r.is_ok())),
+        Err(e) => panic!("generator at n = {n}: {e}"),
+    }
+}
+
 fn main() {
     let x100 = w::scope_x(0, 100);
     let x10 = w::scope_x(0, 10);
@@ -69,4 +107,38 @@ fn main() {
     report("B12 if_dependents m=8", &[512, 1024, 2048, 4096], |n| {
         stmt(&|k| w::if_dependents(k, 8), n, false)
     });
+    report("B4 inline_chain", &[64, 128, 256, 512], |n| compute(w::inline_chain, n));
+    report("B6 root_chain", &[128, 256, 512, 1024], |n| compute(w::root_chain, n));
+    report("B6a root_chain alloc", &[64, 128, 256, 512], |n| alloc(w::root_chain, n));
+    report("B7 tiled_chain", &[64, 128, 256, 512], |n| compute(w::tiled_chain, n));
+    report("B8 deep_nest", &[8, 16, 32, 64], |n| compute(w::deep_nest, n));
+    report("B13 specialized_upd", &[32, 64, 128, 256], |n| compute(w::specialized_updates, n));
+    if !selected("B16 corpus_all") {
+        return;
+    }
+    let cases = w::corpus_cases(std::path::Path::new(env!("LOOPIR_ORACLE_CASES")));
+    let loaded: Vec<_> = cases.iter().filter_map(|d| Some((d, w::corpus_case(d).ok()?))).collect();
+    // `SCALING_DUMP=DIR` writes every case's two results (to compare builds).
+    if let Some(dir) = std::env::var_os("SCALING_DUMP") {
+        let dir = std::path::Path::new(&dir);
+        for (case, wl) in &loaded {
+            let name = case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let text = |r: Result<loopir::Stmt, loopir_bounds::BoundsError>| {
+                r.map_or_else(|e| format!("error: {e}"), |s| s.to_string())
+            };
+            let _ = std::fs::write(dir.join(format!("{name}.compute")), text(wl.run_compute(&Ctx::new())));
+            if let Some(r) = wl.run_alloc() {
+                let _ = std::fs::write(dir.join(format!("{name}.alloc")), text(r));
+            }
+        }
+    }
+    let ms = time(|| {
+        let mut out = 0usize;
+        for (_, wl) in &loaded {
+            out += usize::from(wl.run_compute(&Ctx::new()).is_ok());
+            out += usize::from(wl.run_alloc().is_some_and(|r| r.is_ok()));
+        }
+        out
+    });
+    println!("B16 corpus_all           {} cases: {ms:.2} ms", loaded.len());
 }

@@ -28,6 +28,7 @@ use crate::error::BoundsError;
 use crate::ir;
 use crate::scope::Scope;
 use crate::simplify::simplify_expr;
+use rustc_hash::FxHashMap;
 
 /// Runs allocation bounds inference on `s` (see the module docs). `fresh_t` seeds the
 /// `t` counter used by CSE (Halide's counter at the start of this pass).
@@ -39,8 +40,13 @@ pub fn allocation_bounds_inference(
 ) -> Result<Stmt, BoundsError> {
     let ctx = Ctx::with_options(Options { compat_purify: true, ..Options::default() });
     ctx.seed_t(fresh_t);
-    let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None };
-    let out = pass.mutate_stmt(&crate::pure_math::retag_pure_math(s));
+    // Positions are keyed by node, so they are taken on the statement that is walked.
+    let s = &crate::pure_math::retag_pure_math(s);
+    let mut positions = Positions::default();
+    loopir::visit::Visitor::visit_stmt(&mut positions, s);
+    let mut pass =
+        AllocationBounds { ctx: &ctx, env, func_bounds, error: None, own: FxHashMap::default(), positions };
+    let out = pass.mutate_stmt(s);
     match pass.error {
         Some(e) => Err(e),
         None => Ok(out),
@@ -52,6 +58,10 @@ struct AllocationBounds<'a> {
     env: &'a BoundsEnv,
     func_bounds: &'a FuncValueBounds,
     error: Option<BoundsError>,
+    /// Per statement, the names it mentions itself (see [`Prune`]).
+    own: FxHashMap<*const StmtKind, OwnNames>,
+    /// Where names occur in the input (see [`Positions`]).
+    positions: Positions,
 }
 
 /// The argument name of a realize dimension, from its `<f>.<d>.min_realized` min.
@@ -76,7 +86,13 @@ impl AllocationBounds<'_> {
 
     fn realize(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
         let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return Ok(walk_stmt(self, s)) };
-        let touched = box_touched(self.ctx, body, name, &Scope::new(), self.func_bounds)?;
+        // The walk sees only the statements that matter to it: nested realizes
+        // (one per root stage) otherwise made every realize re-analyse everything inside
+        // it, O(n²) analyses for a chain of n stages.
+        let mut prune =
+            Prune { func: name, keep: FxHashMap::default(), own: &mut self.own, positions: &self.positions };
+        let pruned = prune.mutate_stmt(body);
+        let touched = box_touched(self.ctx, &pruned, name, &Scope::new(), self.func_bounds)?;
         let new_body = self.mutate_stmt(body);
         if let Some(e) = self.error.take() {
             return Err(e);
@@ -157,6 +173,189 @@ impl AllocationBounds<'_> {
         current = Stmt::let_stmt(extent_name, extent, current);
         current = Stmt::let_stmt(min_name, min, current);
         Ok(Stmt::let_stmt(max_name, max, current))
+    }
+}
+
+/// A realize body with every statement that can neither touch `func` nor draw a fresh
+/// name replaced by a no-op (`0`). A statement can touch `func` if one of its own
+/// expressions calls or loads `func` or names a `func.` symbol, it provides or realizes
+/// `func`, or a statement inside it can. Fresh `t` names (which number the printed
+/// result) are drawn by the walk at lets, ifs, selects and vector or intrinsic
+/// expressions, so statements holding any of those are kept and the numbering is the one
+/// of the full walk; statement kinds not listed below are kept whole.
+struct Prune<'f, 'c> {
+    func: &'f str,
+    /// Per statement node (by address, within one body): whether it is kept.
+    keep: FxHashMap<*const StmtKind, bool>,
+    /// Shared by all realizes: the names each statement's own expressions and name
+    /// mention (`None`: it must be kept whatever the Func), so that each expression is
+    /// scanned once, not once per enclosing realize.
+    own: &'c mut FxHashMap<*const StmtKind, OwnNames>,
+    positions: &'c Positions,
+}
+
+/// The statements of the pass input numbered in pre-order, so that "does this subtree
+/// mention `f` or draw a fresh name" is two binary searches instead of a walk of the
+/// subtree (each realize of a nested chain would walk all the realizes inside it).
+#[derive(Default)]
+struct Positions {
+    /// Per statement node: the first and last pre-order numbers of its subtree.
+    span: FxHashMap<*const StmtKind, (u32, u32)>,
+    /// Per name and per dotted prefix of a name (`a`, `a.b` for `a.b.c`): the numbers of
+    /// the statements whose own names include it, ascending.
+    sites: FxHashMap<String, Vec<u32>>,
+    /// The numbers of the statements that must be kept whatever the Func.
+    draws: Vec<u32>,
+    next: u32,
+    /// A node occurs at two places: spans are ambiguous, so none is used.
+    shared: bool,
+}
+
+impl loopir::visit::Visitor for Positions {
+    fn visit_expr(&mut self, _: &Expr) {}
+
+    fn visit_stmt(&mut self, s: &Stmt) {
+        let first = self.next;
+        self.next += 1;
+        match own_names(s) {
+            Some(names) => {
+                for n in names {
+                    let ends = n.match_indices('.').map(|(i, _)| i).chain(std::iter::once(n.len()));
+                    for end in ends {
+                        let list = self.sites.entry(n[..end].to_owned()).or_default();
+                        if list.last() != Some(&first) {
+                            list.push(first);
+                        }
+                    }
+                }
+            }
+            None => self.draws.push(first),
+        }
+        loopir::visit::walk_stmt(self, s);
+        if self.span.insert(s.as_ptr(), (first, self.next - 1)).is_some() {
+            self.shared = true;
+        }
+    }
+}
+
+impl Positions {
+    /// Whether the subtree of `s` must be kept for `func`; `None` if `s` has no span.
+    fn keeps(&self, s: &Stmt, func: &str) -> Option<bool> {
+        if self.shared {
+            return None;
+        }
+        let &(a, b) = self.span.get(&s.as_ptr())?;
+        let any_in = |v: &[u32]| {
+            let i = v.partition_point(|&x| x < a);
+            i < v.len() && v[i] <= b
+        };
+        Some(any_in(&self.draws) || self.sites.get(func).is_some_and(|v| any_in(v)))
+    }
+}
+
+/// The names a statement itself mentions (calls, loads, variables, the provided, realized
+/// or produced Func), or `None` if its analysis may draw a fresh name or it is too large
+/// to scan.
+type OwnNames = Option<Vec<Name>>;
+
+/// Adds the names `e` mentions to `out`; false if `e` holds a node whose analysis may
+/// draw a fresh name (anything but constants, variables, casts, arithmetic, `!`, loads
+/// and non-intrinsic calls) or `budget` nodes have been looked at.
+fn expr_names(e: &Expr, out: &mut Vec<Name>, budget: &mut usize) -> bool {
+    let Some(left) = budget.checked_sub(1) else { return false };
+    *budget = left;
+    match e.kind() {
+        ExprKind::Variable(v) => {
+            out.push(v.clone());
+            true
+        }
+        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => true,
+        ExprKind::Call { call_type: CallType::Intrinsic | CallType::PureIntrinsic, name, .. }
+            if !matches!(name.as_ref(), "likely" | "likely_if_innermost") =>
+        {
+            false
+        }
+        ExprKind::Call { name, .. } | ExprKind::Load { name, .. } => {
+            out.push(name.clone());
+            e.children().into_iter().all(|c| expr_names(c, out, budget))
+        }
+        ExprKind::Cast(_) | ExprKind::Reinterpret(_) | ExprKind::Binary(..) | ExprKind::Not(_) => {
+            e.children().into_iter().all(|c| expr_names(c, out, budget))
+        }
+        _ => false,
+    }
+}
+
+fn own_names(s: &Stmt) -> OwnNames {
+    let mut out = Vec::new();
+    let exprs: Vec<&Expr> = match s.kind() {
+        StmtKind::For { min, max, .. } => vec![min, max],
+        StmtKind::Provide { name, values, args, predicate } => {
+            out.push(name.clone());
+            values.iter().chain(args).chain(std::iter::once(predicate)).collect()
+        }
+        StmtKind::Evaluate(e) => vec![e],
+        StmtKind::AssertStmt { condition, message } => vec![condition, message],
+        StmtKind::Block(_) => Vec::new(),
+        StmtKind::ProducerConsumer { name, .. } => {
+            out.push(name.clone());
+            Vec::new()
+        }
+        StmtKind::Realize { name, bounds, condition, .. } => {
+            out.push(name.clone());
+            bounds.iter().flat_map(|r| [&r.min, &r.extent]).chain(std::iter::once(condition)).collect()
+        }
+        _ => return None,
+    };
+    let mut budget = 10_000usize;
+    if !exprs.into_iter().all(|e| expr_names(e, &mut out, &mut budget)) {
+        return None;
+    }
+    out.sort_unstable();
+    out.dedup();
+    Some(out)
+}
+
+impl Prune<'_, '_> {
+    fn keeps(&mut self, s: &Stmt) -> bool {
+        if let Some(k) = self.positions.keeps(s, self.func) {
+            return k;
+        }
+        if let Some(&k) = self.keep.get(&s.as_ptr()) {
+            return k;
+        }
+        let func = self.func;
+        let own = self.own.entry(s.as_ptr()).or_insert_with(|| own_names(s));
+        let own_keeps = own.as_ref().is_none_or(|names| {
+            names.iter().any(|n| n.strip_prefix(func).is_some_and(|r| r.is_empty() || r.starts_with('.')))
+        });
+        let k = own_keeps
+            || match s.kind() {
+                StmtKind::For { body, .. }
+                | StmtKind::ProducerConsumer { body, .. }
+                | StmtKind::Realize { body, .. } => self.keeps(body),
+                StmtKind::Block(v) => {
+                    // Every element is classified (and cached) for the rewrite that follows.
+                    let mut any = false;
+                    for c in v {
+                        any |= self.keeps(c);
+                    }
+                    any
+                }
+                _ => false,
+            };
+        self.keep.insert(s.as_ptr(), k);
+        k
+    }
+}
+
+impl Mutator for Prune<'_, '_> {
+    fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        e.clone()
+    }
+
+    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+        if self.keeps(s) { walk_stmt(self, s) } else { Stmt::evaluate(Expr::i32(0)) }
     }
 }
 

@@ -53,6 +53,15 @@ pub struct Ctx {
     overflow_tag: Cell<i64>,
     free_vars: RefCell<crate::ir::FreeVarCache>,
     hashes: std::rc::Rc<RefCell<crate::ir::HashCache>>,
+    /// Results of fact-free simplification (no variable ranges, outside any let), which
+    /// are their own fixed points: merging K boxes re-simplifies the growing min/max
+    /// chain with a fresh simplifier each time, and without this every merge re-walked
+    /// (and re-hashed) the whole chain. Each entry keeps its node alive, so the address
+    /// cannot be reused by another node.
+    simplified: RefCell<FxHashMap<*const (), Expr>>,
+    /// Constant ranges of nodes under fact-free simplification, shared for the same
+    /// reason.
+    constant_bounds: RefCell<FxHashMap<*const (), (Expr, crate::ConstantInterval)>>,
     stats: Cell<Stats>,
 }
 
@@ -115,6 +124,26 @@ impl Ctx {
         let mut s = self.stats.get();
         f(&mut s);
         self.stats.set(s);
+    }
+
+    /// Whether `e` is known to be the result of a fact-free simplification.
+    pub(crate) fn is_simplified(&self, e: &Expr) -> bool {
+        self.simplified.borrow().contains_key(&e.as_ptr().cast::<()>())
+    }
+
+    /// Records `e` as the result of a fact-free simplification.
+    pub(crate) fn note_simplified(&self, e: &Expr) {
+        self.simplified.borrow_mut().entry(e.as_ptr().cast::<()>()).or_insert_with(|| e.clone());
+    }
+
+    /// The fact-free constant range of `e`, if known.
+    pub(crate) fn shared_constant_bounds(&self, e: &Expr) -> Option<crate::ConstantInterval> {
+        self.constant_bounds.borrow().get(&e.as_ptr().cast::<()>()).map(|(_, ci)| *ci)
+    }
+
+    /// Records the fact-free constant range of `e`.
+    pub(crate) fn note_constant_bounds(&self, e: &Expr, ci: crate::ConstantInterval) {
+        self.constant_bounds.borrow_mut().entry(e.as_ptr().cast::<()>()).or_insert_with(|| (e.clone(), ci));
     }
 
     /// Installs this context's structural-hash cache for [`crate::ir::equal`] on the

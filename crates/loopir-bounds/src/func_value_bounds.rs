@@ -89,8 +89,13 @@ fn value_bounds(ctx: &Ctx, sites: &IndexMap<Name, Vec<Site>>) -> FuncValueBounds
                 let Some(v) = site.values.get(k) else { continue };
                 let v = &undo_clamps_in_expr(v, &out);
                 let mut scope = Scope::new();
+                // Only the bound names the value mentions matter (a Provide inside 10^5
+                // lets would otherwise bind them all, per value).
+                let free = ctx.free_vars(v);
                 for n in &site.bound {
-                    let _ = scope.push(n.clone(), Interval::everything());
+                    if free.as_ref().is_none_or(|f| f.binary_search(n).is_ok()) {
+                        let _ = scope.push(n.clone(), Interval::everything());
+                    }
                 }
                 let i = bounds_of_expr_in_scope(ctx, v, &scope, &out, false);
                 hull.include(&i);

@@ -501,6 +501,10 @@ fn union_fv(a: FreeVars, b: FreeVars) -> FreeVars {
     Some(Rc::from(merged))
 }
 
+thread_local! {
+    static EMPTY_FREE_VARS: Rc<[Name]> = Rc::from(Vec::new());
+}
+
 pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> FreeVars {
     if let Some((_, fv)) = cache.borrow().get(&e.as_ptr()) {
         return fv.clone();
@@ -516,7 +520,9 @@ pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> FreeV
             union_fv(vv, Some(body_minus))
         }
         _ => {
-            let mut acc: FreeVars = Some(Rc::from(Vec::new()));
+            // One shared empty set: a fresh allocation per node was a measurable part of
+            // walking large DAGs.
+            let mut acc: FreeVars = Some(EMPTY_FREE_VARS.with(Rc::clone));
             for c in e.children() {
                 acc = union_fv(acc, free_vars_cached(c, cache));
                 if acc.is_none() {

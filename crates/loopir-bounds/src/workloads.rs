@@ -2,8 +2,17 @@
 //! guards (tests) and the criterion benches. Each returns the IR and, where the workload
 //! needs one, the scope to analyse it in.
 
+use std::collections::BTreeMap;
+
+use loopir::parse::{ParseEnv, parse_stmt_with_env};
 use loopir::{CallType, DeviceApi, Expr, ForType, Stmt, Type};
 
+use crate::allocation_bounds::allocation_bounds_inference;
+use crate::compute_bounds::computation_bounds_inference;
+use crate::ctx::Ctx;
+use crate::env::{BoundsEnv, FreshNames, Func as EnvFunc, Output, Target, Update};
+use crate::error::BoundsError;
+use crate::func_value_bounds::func_value_bounds_from_text;
 use crate::interval::Interval;
 use crate::ir;
 use crate::scope::Scope;
@@ -185,4 +194,325 @@ pub fn wide_scope(n: usize) -> Scope<'static, Interval> {
         let _ = s.push(format!("v{i}").as_str(), Interval::new(Expr::i32(0), Expr::i32(i as i32)));
     }
     s
+}
+
+// ---------------------------------------------------------------------------------------
+// Text-only pass workloads (B4, B6, B7, B8, B13, B16). Each is `.stmt` text in the shape
+// Halide's lowering gives at the pass's input stage (computation bounds: the initial loop
+// nest of corpus stage 00; allocation bounds: stage 09, after uniquification and the first
+// simplification), parsed, plus the bounds env. The generators write one statement per
+// line without indentation and `indent` adds Halide's (the parser reads nesting from it);
+// for the nested chains the text is then O(n²) in whitespace although the IR is O(n), which
+// is why the benches time the passes, never the parse.
+
+/// A generated input of the text-only passes.
+#[derive(Clone, Debug)]
+pub struct PassWorkload {
+    /// The computation bounds inference input (stage 00 shape).
+    pub input: Stmt,
+    /// The bounds env of the pipeline.
+    pub env: BoundsEnv,
+    /// The allocation bounds inference input (stage 09 shape), where generated.
+    pub alloc_input: Option<Stmt>,
+}
+
+impl PassWorkload {
+    /// Runs computation bounds inference on `input` (with the env's fresh-name seed).
+    pub fn run_compute(&self, ctx: &Ctx) -> Result<Stmt, BoundsError> {
+        ctx.seed_t(self.env.fresh_names.t.unwrap_or(0));
+        computation_bounds_inference(ctx, &self.input, &self.env)
+    }
+
+    /// Runs allocation bounds inference on `alloc_input`, if there is one.
+    pub fn run_alloc(&self) -> Option<Result<Stmt, BoundsError>> {
+        let s = self.alloc_input.as_ref()?;
+        let fb = func_value_bounds_from_text(&Ctx::new(), s);
+        Some(allocation_bounds_inference(s, &self.env, &fb, self.env.fresh_names.t.unwrap_or(0)))
+    }
+}
+
+/// The parse env of a bounds env: every Func with its value types.
+pub fn parse_env_of(env: &BoundsEnv) -> ParseEnv {
+    let mut p = ParseEnv::new();
+    for name in env.funcs.keys() {
+        p = p.with_func(name, env.func_types(name));
+    }
+    p
+}
+
+/// Indents one-statement-per-line text as Halide's printer does: one space per nested
+/// braced body, two inside a `realize`.
+fn indent(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut stack: Vec<usize> = Vec::new();
+    let mut depth = 0usize;
+    for line in text.lines() {
+        if line.starts_with('}') {
+            depth -= stack.pop().unwrap_or(0);
+        }
+        out.extend(std::iter::repeat_n(' ', depth));
+        out.push_str(line);
+        out.push('\n');
+        if line.ends_with('{') {
+            let step = if line.starts_with("realize ") { 2 } else { 1 };
+            stack.push(step);
+            depth += step;
+        }
+    }
+    out
+}
+
+fn parse_with(text: &str, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
+    parse_stmt_with_env(&indent(text), &parse_env_of(env))
+        .map_err(|e| BoundsError::Env(format!("generated text: {e}")))
+}
+
+/// A bounds env for `order` (producers first; the last is the output), every Func
+/// `float32` over `args`.
+fn float_env(order: &[String], args: &[&str]) -> BoundsEnv {
+    let mut funcs = BTreeMap::new();
+    for f in order {
+        let func = EnvFunc {
+            types: vec!["float32".into()],
+            args: args.iter().map(|a| (*a).to_string()).collect(),
+            ..EnvFunc::default()
+        };
+        funcs.insert(f.clone(), func);
+    }
+    let output = order.last().cloned().unwrap_or_default();
+    BoundsEnv {
+        order: order.to_vec(),
+        target: Target { profile: false },
+        fresh_names: FreshNames { t: Some(0) },
+        outputs: vec![Output { func: output.clone(), buffer: output, constraints: Vec::new() }],
+        funcs,
+    }
+}
+
+fn realize_2d(f: &str) -> String {
+    format!(
+        "realize {f}([{f}.x.min_realized, {f}.x.extent_realized], [{f}.y.min_realized, {f}.y.extent_realized]) {{\n"
+    )
+}
+
+/// `produce f { ... }` of a pure 2-D definition over `f.s0.y` (outer) and `f.s0.x`, as
+/// ScheduleFunctions writes it; `value` gets the two loop variables' names.
+fn produce_2d(f: &str, value: &dyn Fn(&str, &str) -> String) -> String {
+    let (x, y) = (format!("{f}.s0.x"), format!("{f}.s0.y"));
+    format!(
+        "produce {f} {{\nlet {y}.loop_max = {y}.max\nlet {y}.loop_min = {y}.min\nlet {x}.loop_max = {x}.max\nlet {x}.loop_min = {x}.min\nfor ({y}, {y}.loop_min, {y}.loop_max) {{\nfor ({x}, {x}.loop_min, {x}.loop_max) {{\n{f}({x}, {y}) = {}\n}}\n}}\n}}\n",
+        value(&x, &y)
+    )
+}
+
+/// The chain's stage `i` at `(x, y)`: `f0(x, y) = float32(x + y)`,
+/// `f_i(x, y) = f_{i-1}(x, y)*0.5 + f_{i-1}(x + 1, y)` (spec §3.5 `chain(n)`).
+fn chain_value(i: usize, x: &str, y: &str) -> String {
+    if i == 0 {
+        format!("float32({x} + {y})")
+    } else {
+        let p = i - 1;
+        format!("(f{p}({x}, {y})*0.500000f) + f{p}({x} + 1, {y})")
+    }
+}
+
+fn chain_order(n: usize) -> Vec<String> {
+    (0..n).map(|i| format!("f{i}")).chain(std::iter::once("out".to_string())).collect()
+}
+
+/// B6 `root_chain`: `n` stages `f0 .. f{n-1}` computed at root (each reading `x` and
+/// `x + 1` of the previous one), and `out(x, y) = f{n-1}(x, y)`. Realizes nest as Halide
+/// nests root Funcs: `realize f0 { produce f0 {..} consume f0 { realize f1 { ... } } }`.
+/// The allocation input is the same pipeline after the first simplification (loop bounds
+/// in terms of the output's `out.min.d` / `out.extent.d`, as in `serial_chain.cpu`).
+pub fn root_chain(n: usize) -> Result<PassWorkload, BoundsError> {
+    let env = float_env(&chain_order(n), &["x", "y"]);
+    let mut text = String::new();
+    for i in 0..n {
+        let f = format!("f{i}");
+        text.push_str(&realize_2d(&f));
+        text.push_str(&produce_2d(&f, &|x, y| chain_value(i, x, y)));
+        text.push_str(&format!("consume {f} {{\n"));
+    }
+    let last = n.checked_sub(1).map_or_else(|| "float32(0)".to_string(), |l| format!("f{l}"));
+    text.push_str(&produce_2d("out", &|x, y| {
+        if n == 0 { last.clone() } else { format!("{last}({x}, {y})") }
+    }));
+    text.push_str(&"}\n}\n".repeat(n));
+    let input = parse_with(&text, &env)?;
+
+    let mut alloc = String::from("add_image_checks_marker()\nskip_stages_marker()\n");
+    let y_max = "(out.extent.1 + out.min.1) + -1";
+    for i in 0..n {
+        let f = format!("f{i}");
+        // f_i is needed over x in [out.min.0, out.min.0 + out.extent.0 - 1 + (n - 1 - i)].
+        let x_max = match n - 1 - i {
+            1 => "out.extent.0 + out.min.0".to_string(),
+            k => format!("(out.extent.0 + out.min.0) + {}", k as i64 - 1),
+        };
+        let (x, y) = (format!("{f}.s0.x"), format!("{f}.s0.y"));
+        alloc.push_str(&realize_2d(&f));
+        alloc.push_str(&format!(
+            "produce {f} {{\nfor ({y}, out.min.1, {y_max}) {{\nfor ({x}, out.min.0, {x_max}) {{\n{f}({x}, {y}) = {}\n}}\n}}\n}}\nconsume {f} {{\n",
+            chain_value(i, &x, &y)
+        ));
+    }
+    alloc.push_str(&format!(
+        "produce out {{\nfor (out.s0.y, out.min.1, {y_max}) {{\nfor (out.s0.x, out.min.0, (out.extent.0 + out.min.0) + -1) {{\nout(out.s0.x, out.s0.y) = {}\n}}\n}}\n}}\n",
+        if n == 0 { "float32(0)".to_string() } else { format!("{last}(out.s0.x, out.s0.y)") }
+    ));
+    alloc.push_str(&"}\n}\n".repeat(n));
+    let alloc_input = Some(parse_with(&alloc, &env)?);
+    Ok(PassWorkload { input, env, alloc_input })
+}
+
+/// B4 `inline_chain`: the chain `s_i(x, y) = s_{i-1}(x, y)*0.5 + s_{i-1}(x + 1, y)` of
+/// `n` stages fully inlined into `out`, over a root `f0(x, y) = float32(x + y)`.
+///
+/// The inlined tree has 2^n leaves; its DAG has one node per (stage, offset) pair,
+/// Θ(n²). Text cannot share nodes, so the DAG is written the way CSE writes it: one `let`
+/// per pair, `s<i>.<j>` being stage `i` at `x + j`, innermost stage first. The lets are
+/// `LetStmt`s just inside the innermost loop rather than `Let` expressions in the value,
+/// so that the parser's nesting depth stays O(1) per let.
+pub fn inline_chain(n: usize) -> Result<PassWorkload, BoundsError> {
+    let env = float_env(&["f0".to_string(), "out".to_string()], &["x", "y"]);
+    let (x, y) = ("out.s0.x", "out.s0.y");
+    let mut lets = String::new();
+    for j in 0..=n {
+        let xj = if j == 0 { x.to_string() } else { format!("{x} + {j}") };
+        lets.push_str(&format!("let s0.{j} = f0({xj}, {y})\n"));
+    }
+    for i in 1..=n {
+        for j in 0..=(n - i) {
+            let (p, q) = (format!("s{}.{j}", i - 1), format!("s{}.{}", i - 1, j + 1));
+            lets.push_str(&format!("let s{i}.{j} = ({p}*0.500000f) + {q}\n"));
+        }
+    }
+    let mut text = realize_2d("f0");
+    text.push_str(&produce_2d("f0", &|x, y| chain_value(0, x, y)));
+    text.push_str(&format!(
+        "consume f0 {{\nproduce out {{\nlet {y}.loop_max = {y}.max\nlet {y}.loop_min = {y}.min\nlet {x}.loop_max = {x}.max\nlet {x}.loop_min = {x}.min\nfor ({y}, {y}.loop_min, {y}.loop_max) {{\nfor ({x}, {x}.loop_min, {x}.loop_max) {{\n{lets}out({x}, {y}) = s{n}.0\n}}\n}}\n}}\n}}\n}}\n"
+    ));
+    let input = parse_with(&text, &env)?;
+    Ok(PassWorkload { input, env, alloc_input: None })
+}
+
+/// B7 `tiled_chain`: the B6 chain with every stage computed at the output's tile loop
+/// `out.s0.x.xo` (tiles of 64), as `app_stencil_chain` is: the realizes nest first, then
+/// the produce/consume chain, the output's inner loop innermost.
+pub fn tiled_chain(n: usize) -> Result<PassWorkload, BoundsError> {
+    let env = float_env(&chain_order(n), &["x", "y"]);
+    let (x, y, xo, xi) = ("out.s0.x", "out.s0.y", "out.s0.x.xo", "out.s0.x.xi");
+    let mut text = format!(
+        "produce out {{\nlet {y}.loop_max = {y}.max\nlet {y}.loop_min = {y}.min\nlet {x}.loop_max = {x}.max\nlet {x}.loop_min = {x}.min\nlet {xo}.loop_max = ((({x}.loop_max - {x}.loop_min) + 64)/64) - 1\nlet {xo}.loop_min = 0\nlet {xi}.loop_max = 64 - 1\nlet {xi}.loop_min = 0\nfor ({y}, {y}.loop_min, {y}.loop_max) {{\nfor ({xo}, {xo}.loop_min, {xo}.loop_max) {{\nlet {xi}.base = min(likely_if_innermost(({xo}*64) + {x}.loop_min), {x}.loop_max + (1 - 64))\n"
+    );
+    for i in 0..n {
+        text.push_str(&realize_2d(&format!("f{i}")));
+    }
+    for i in 0..n {
+        let f = format!("f{i}");
+        text.push_str(&produce_2d(&f, &|x, y| chain_value(i, x, y)));
+        text.push_str(&format!("consume {f} {{\n"));
+    }
+    let value = n.checked_sub(1).map_or_else(|| "float32(0)".to_string(), |l| format!("f{l}({x}, {y})"));
+    text.push_str(&format!(
+        "for ({xi}, {xi}.loop_min, {xi}.loop_max) {{\nlet {x} = {xi}.base + {xi}\nout({x}, {y}) = {value}\n}}\n"
+    ));
+    text.push_str(&"}\n".repeat(2 * n + 3));
+    let input = parse_with(&text, &env)?;
+    Ok(PassWorkload { input, env, alloc_input: None })
+}
+
+/// B8 `deep_nest`: `out(x, y) = g(x, y) + g(x + 1, y)` with `out.s0.x` split `d` times
+/// (each time the inner variable, by 4, Halide's `<v>.o` / `<v>.i` naming), the innermost
+/// loop vectorized, and `g` computed at the innermost serial loop.
+pub fn deep_nest(d: usize) -> Result<PassWorkload, BoundsError> {
+    let env = float_env(&["g".to_string(), "out".to_string()], &["x", "y"]);
+    let y = "out.s0.y";
+    // vars[k]: the variable split at level k+1 (vars[0] = out.s0.x); its parts are
+    // `<v>.o` (a loop) and `<v>.i` (= vars[k+1]).
+    let vars: Vec<String> = (0..=d)
+        .map(|k| std::iter::once("out.s0.x").chain(std::iter::repeat_n("i", k)).collect::<Vec<_>>().join("."))
+        .collect();
+    let mut text = format!("produce out {{\nlet {y}.loop_max = {y}.max\nlet {y}.loop_min = {y}.min\n");
+    text.push_str(&format!("let {v}.loop_max = {v}.max\nlet {v}.loop_min = {v}.min\n", v = vars[0]));
+    for k in 0..d {
+        let (v, o, i) = (&vars[k], format!("{}.o", vars[k]), &vars[k + 1]);
+        text.push_str(&format!(
+            "let {o}.loop_max = ((({v}.loop_max - {v}.loop_min) + 4)/4) - 1\nlet {o}.loop_min = 0\nlet {i}.loop_max = 4 - 1\nlet {i}.loop_min = 0\n"
+        ));
+    }
+    text.push_str(&format!("for ({y}, {y}.loop_min, {y}.loop_max) {{\n"));
+    for k in 0..d {
+        let (v, o, i) = (&vars[k], format!("{}.o", vars[k]), &vars[k + 1]);
+        text.push_str(&format!(
+            "for ({o}, {o}.loop_min, {o}.loop_max) {{\nlet {i}.base = min(likely_if_innermost(({o}*4) + {v}.loop_min), {v}.loop_max + (1 - 4))\n"
+        ));
+    }
+    text.push_str(&realize_2d("g"));
+    text.push_str(&produce_2d("g", &|x, y| format!("float32({x} + {y})")));
+    let inner = &vars[d];
+    text.push_str(&format!("consume g {{\nvectorized ({inner}, {inner}.loop_min, {inner}.loop_max) {{\n"));
+    for k in (0..d).rev() {
+        text.push_str(&format!("let {v} = {i}.base + {i}\n", v = vars[k], i = vars[k + 1]));
+    }
+    let x = &vars[0];
+    text.push_str(&format!("out({x}, {y}) = g({x}, {y}) + g({x} + 1, {y})\n"));
+    text.push_str(&"}\n".repeat(d + 5));
+    let input = parse_with(&text, &env)?;
+    Ok(PassWorkload { input, env, alloc_input: None })
+}
+
+/// B13 `specialized_updates`: `f(x) = h(x)` with `u` update stages, update `k` being
+/// `f(x) = f(x) + h(x + k)` specialized on the parameter `p<k>` to
+/// `f(x) = f(x) + h(x - k)`; `h` is a root Func and `g(x) = f(x)` the output.
+pub fn specialized_updates(u: usize) -> Result<PassWorkload, BoundsError> {
+    let mut env = float_env(&["h".to_string(), "f".to_string(), "g".to_string()], &["x"]);
+    if let Some(f) = env.funcs.get_mut("f") {
+        f.updates = vec![Update::default(); u];
+    }
+    let mut text = String::from(
+        "realize h([h.x.min_realized, h.x.extent_realized]) {\nproduce h {\nlet h.s0.x.loop_max = h.s0.x.max\nlet h.s0.x.loop_min = h.s0.x.min\nfor (h.s0.x, h.s0.x.loop_min, h.s0.x.loop_max) {\nh(h.s0.x) = float32(h.s0.x)\n}\n}\nconsume h {\nrealize f([f.x.min_realized, f.x.extent_realized]) {\nproduce f {\nlet f.s0.x.loop_max = f.s0.x.max\nlet f.s0.x.loop_min = f.s0.x.min\nfor (f.s0.x, f.s0.x.loop_min, f.s0.x.loop_max) {\nf(f.s0.x) = h(f.s0.x)\n}\n",
+    );
+    for k in 1..=u {
+        let x = format!("f.s{k}.x");
+        let def = |off: &str| format!("for ({x}, {x}.min, {x}.max) {{\nf({x}) = f({x}) + h({x} {off})\n}}\n");
+        text.push_str(&format!(
+            "if (p{k}) {{\n{}}} else {{\n{}}}\n",
+            def(&format!("- {k}")),
+            def(&format!("+ {k}"))
+        ));
+    }
+    text.push_str(
+        "}\nconsume f {\nproduce g {\nlet g.s0.x.loop_max = g.s0.x.max\nlet g.s0.x.loop_min = g.s0.x.min\nfor (g.s0.x, g.s0.x.loop_min, g.s0.x.loop_max) {\ng(g.s0.x) = f(g.s0.x)\n}\n}\n}\n}\n}\n}\n",
+    );
+    let input = parse_with(&text, &env)?;
+    Ok(PassWorkload { input, env, alloc_input: None })
+}
+
+/// One corpus case's inputs (B16 `corpus_all`): `bounds.input.stmt` with
+/// `bounds.env.json`, and `allocbounds.input.stmt` where the case has one.
+pub fn corpus_case(dir: &std::path::Path) -> Result<PassWorkload, BoundsError> {
+    let read =
+        |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| BoundsError::Env(format!("{f}: {e}")));
+    let env = BoundsEnv::from_json(&read("bounds.env.json")?)?;
+    let parse = |text: &str| {
+        parse_stmt_with_env(text, &parse_env_of(&env)).map_err(|e| BoundsError::Env(e.to_string()))
+    };
+    let input = parse(&read("bounds.input.stmt")?)?;
+    let alloc_input = match read("allocbounds.input.stmt") {
+        Ok(text) => Some(parse(&text)?),
+        Err(_) => None,
+    };
+    Ok(PassWorkload { input, env, alloc_input })
+}
+
+/// Every case directory under `cases` that has a `bounds.input.stmt`, sorted by name.
+pub fn corpus_cases(cases: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(cases)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    dirs.retain(|d| d.join("bounds.input.stmt").is_file());
+    dirs.sort();
+    dirs
 }

@@ -211,3 +211,70 @@ fn deep_inputs_do_not_overflow_the_stack() {
     let chain = w::let_chain_stmt(50_000);
     assert!(boxes_provided(&Ctx::new(), &chain, &Scope::new(), &FuncValueBounds::default()).is_ok());
 }
+
+/// Output text length and the Ctx's work counters of computation bounds inference on a
+/// generated pipeline.
+fn compute_work(
+    make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>,
+    n: usize,
+) -> (usize, usize, u64) {
+    let wl = make(n).unwrap_or_else(|e| panic!("generator at n = {n}: {e}"));
+    let ctx = Ctx::new();
+    let out = wl.run_compute(&ctx).unwrap_or_else(|e| panic!("n = {n}: {e}"));
+    let s = ctx.stats();
+    // Text sizes without indentation, which is O(n²) for the nested chains.
+    let chars = |t: String| t.chars().filter(|c| *c != ' ').count();
+    (
+        chars(out.to_string()),
+        chars(wl.input.to_string()),
+        s.box_walk_visits + s.bounds_rule_applications + s.simplify_visits,
+    )
+}
+
+fn alloc_text(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> usize {
+    let wl = make(n).unwrap_or_else(|e| panic!("generator at n = {n}: {e}"));
+    let out = wl.run_alloc().unwrap_or_else(|| panic!("no allocation input"));
+    out.unwrap_or_else(|e| panic!("n = {n}: {e}")).to_string().chars().filter(|c| *c != ' ').count()
+}
+
+#[test]
+fn text_pass_workloads_run_and_grow_linearly() {
+    // Output text of the root and tiled chains (4 definitions per stage and level), the
+    // deep nest and the specialized updates is O(n); doubling n at most about doubles it.
+    // The Ctx's counters only see the analyses, so they bound the pass's work too.
+    type Gen = fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>;
+    // The work bound per doubling: 2.3 (linear), except B13: as in Halide, every update
+    // stage of a Func consumes every earlier stage of it (U² boxes to merge, each merge
+    // simplified in compat mode), so its work may grow 4x.
+    let cases: [(&str, Gen, usize, f64); 4] = [
+        ("B6 root_chain", w::root_chain, 64, 2.3),
+        ("B7 tiled_chain", w::tiled_chain, 32, 2.3),
+        ("B8 deep_nest", w::deep_nest, 8, 2.3),
+        ("B13 specialized_updates", w::specialized_updates, 16, 4.6),
+    ];
+    for (name, make, n, work_ratio) in cases {
+        let small = compute_work(make, n);
+        let large = compute_work(make, 2 * n);
+        assert!(large.0 <= 1000 * 2 * n + 4000, "{name}: output {} chars at n = {}", large.0, 2 * n);
+        // (output length, input length, work). Work grows at most linearly; the output
+        // at most as fast as the input (B8's input is O(d²) text: its names grow with d).
+        let r = |a: usize, b: usize| b as f64 / a.max(1) as f64;
+        let (r_out, r_in) = (r(small.0, large.0), r(small.1, large.1));
+        assert!(r_out <= 2.3f64.max(1.1 * r_in), "{name}: output grew {r_out:.2}x, input {r_in:.2}x");
+        assert!(large.2 as f64 <= work_ratio * small.2 as f64, "{name}: work {small:?} -> {large:?}");
+    }
+    // Allocation bounds on the root chain: 3 lets per realize dimension.
+    let (a, b) = (alloc_text(w::root_chain, 64), alloc_text(w::root_chain, 128));
+    assert!(b as f64 <= 2.3 * a as f64, "root chain allocation output {a} -> {b}");
+}
+
+#[test]
+fn b4_inline_chain_is_linear_in_its_dag() {
+    // The DAG (one let per stage and offset) is Θ(n²): doubling n quadruples it, so
+    // "linear" allows a factor of about 4.6 (2.3²) per doubling.
+    let small = compute_work(w::inline_chain, 16);
+    let large = compute_work(w::inline_chain, 32);
+    let r = |a: usize, b: usize| b as f64 / a.max(1) as f64;
+    assert!(r(small.0, large.0) <= 4.6 && r(small.1, large.1) <= 4.6, "{small:?} -> {large:?}");
+    assert!(large.2 as f64 <= 4.6 * small.2 as f64, "{small:?} -> {large:?}");
+}

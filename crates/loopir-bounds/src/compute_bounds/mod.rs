@@ -68,11 +68,17 @@ pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Res
         .map(|m| Stmt::evaluate(Expr::call(Type::INT32, m, vec![], CallType::Intrinsic)))
         .collect();
     let body = Stmt::block(markers.into_iter().chain(std::iter::once(s.clone())).collect());
+    let mut by_prefix: FxHashMap<String, usize> = FxHashMap::default();
+    for (i, st) in stages.iter().enumerate() {
+        by_prefix.entry(st.prefix()).or_insert(i);
+    }
     let mut pass = Walk {
         ctx,
         stages: &stages,
+        by_prefix,
         func_bounds: &func_bounds,
         in_pipeline: Vec::new(),
+        in_pipeline_count: FxHashMap::default(),
         inner: vec![FxHashSet::default()],
         lets_in_scope: FxHashMap::default(),
         has_extern_consumer,
@@ -109,9 +115,16 @@ fn collect_children(s: &Stmt, out: &mut Vec<Stmt>) {
 struct Walk<'a> {
     ctx: &'a Ctx,
     stages: &'a [Stage],
+    /// The first stage of each `<f>.s<k>` prefix: a loop's stage is found by looking up
+    /// its name's dotted prefixes, not by scanning all stages (O(St) per loop made the
+    /// walk quadratic in the number of stages).
+    by_prefix: FxHashMap<String, usize>,
     func_bounds: &'a FuncValueBounds,
     /// Funcs whose produce or consume block encloses the current node.
     in_pipeline: Vec<Name>,
+    /// `in_pipeline` as a multiset, for O(1) membership (nested realizes make the stack
+    /// as deep as the number of stages).
+    in_pipeline_count: FxHashMap<Name, usize>,
     /// Inner productions of each enclosing loop level (innermost last).
     inner: Vec<FxHashSet<Name>>,
     /// Names of the enclosing `let`s (peeled or visited), with multiplicity.
@@ -124,6 +137,13 @@ struct Walk<'a> {
 /// Whether `e` mentions a bounds symbol (`….min`, `….max`, not `.loop_min`/`.loop_max`)
 /// or queries a buffer's bounds.
 fn depends_on_bounds(e: &Expr) -> bool {
+    // Most values are a handful of nodes (one per peeled let: 10^5 of them in an inlined
+    // chain); walk those as trees without allocating, and only large or deep ones with
+    // a visited set.
+    let mut budget = 64usize;
+    if let Some(found) = small_depends_on_bounds(e, &mut budget) {
+        return found;
+    }
     let mut stack = vec![e.clone()];
     let mut seen = FxHashSet::default();
     while let Some(n) = stack.pop() {
@@ -141,6 +161,27 @@ fn depends_on_bounds(e: &Expr) -> bool {
         }
     }
     false
+}
+
+/// `depends_on_bounds` on a tree of at most `budget` nodes; `None` if it is larger.
+fn small_depends_on_bounds(e: &Expr, budget: &mut usize) -> Option<bool> {
+    *budget = budget.checked_sub(1)?;
+    match e.kind() {
+        ExprKind::Variable(v) => Some(v.ends_with(".min") || v.ends_with(".max")),
+        ExprKind::Call { name, .. }
+            if matches!(name.as_ref(), "_halide_buffer_get_min" | "_halide_buffer_get_max") =>
+        {
+            Some(true)
+        }
+        _ => {
+            for c in e.children() {
+                if small_depends_on_bounds(c, budget)? {
+                    return Some(true);
+                }
+            }
+            Some(false)
+        }
+    }
 }
 
 /// Whether a let with this body was, before printing, scoped over only the first statement
@@ -236,6 +277,11 @@ impl Walk<'_> {
             }
         }
         let mut new_body = r?;
+        // Nothing changed inside: keep the original nodes rather than rebuilding every
+        // peeled let (an inlined chain peels 10^5 of them).
+        if new_body.same_as(&rest) {
+            return Ok(body.clone());
+        }
         // 9. Put the peeled lets and ifs back, outermost.
         for p in peeled.into_iter().rev() {
             new_body = match p {
@@ -254,10 +300,10 @@ impl Walk<'_> {
         let can_define =
             !matches!(rest.kind(), StmtKind::For { for_type, .. } if *for_type != ForType::Extern);
         // 3. The producing stage.
+        // The first stage (in stage order) whose `<f>.s<k>` prefix is followed by a `.` in
+        // the loop name.
         let producing = loop_name.and_then(|l| {
-            self.stages
-                .iter()
-                .position(|s| l.strip_prefix(s.prefix().as_str()).is_some_and(|r| r.starts_with('.')))
+            l.match_indices('.').filter_map(|(i, _)| self.by_prefix.get(&l[..i]).copied()).min()
         });
         // The stages computed with the producing stage in this (fused) loop, in stage-name
         // order; the producing stage alone when nothing is fused here.
@@ -291,14 +337,15 @@ impl Walk<'_> {
             return Err(e);
         }
         if can_define {
-            // 6. Needed stages wrap the body, consumers outermost.
-            let mut needed = vec![false; self.stages.len()];
-            for i in 0..self.stages.len() {
+            // 6. Needed stages wrap the body, consumers outermost. Nothing is needed unless
+            // something is produced inside (a stage becomes needed only through `inner`).
+            let mut needed = vec![false; if inner.is_empty() { 0 } else { self.stages.len() }];
+            for i in 0..needed.len() {
                 let stage = &self.stages[i];
                 if inner.contains(&stage.func) {
                     needed[i] = true;
                 }
-                if self.in_pipeline.contains(&stage.func) {
+                if self.in_pipeline_count.contains_key(&stage.func) {
                     needed[i] = false;
                 }
                 if needed[i] {
@@ -394,7 +441,7 @@ impl Walk<'_> {
             out = self.extern_query(stage, def, out)?;
         }
         // Explicit bounds, unless the Func is in pipeline here.
-        if !self.in_pipeline.contains(&stage.func) {
+        if !self.in_pipeline_count.contains_key(&stage.func) {
             out = self.explicit_bounds(stage, loop_name, out);
         }
         if let Some(mut region) = merged.filter(|r| !r.bounds.is_empty()) {
@@ -722,8 +769,15 @@ impl Mutator for Walk<'_> {
                     set.insert(name.clone());
                 }
                 self.in_pipeline.push(name.clone());
+                *self.in_pipeline_count.entry(name.clone()).or_default() += 1;
                 let r = walk_stmt(self, s);
                 self.in_pipeline.pop();
+                if let Some(n) = self.in_pipeline_count.get_mut(name) {
+                    *n -= 1;
+                    if *n == 0 {
+                        self.in_pipeline_count.remove(name);
+                    }
+                }
                 r
             }
             StmtKind::LetStmt { name, .. } => {

@@ -649,6 +649,12 @@ pub(super) fn consumer_analysis(
     func_bounds: &FuncValueBounds,
 ) -> Result<FxHashSet<Name>, BoundsError> {
     let mut has_extern_consumer = FxHashSet::default();
+    // The stages of each Func, in stage order: a consumer's producers are found from the
+    // Funcs it calls, not by testing every earlier stage (O(St²) for long chains).
+    let mut by_func: FxHashMap<Name, Vec<usize>> = FxHashMap::default();
+    for (i, st) in stages.iter().enumerate() {
+        by_func.entry(st.func.clone()).or_default().push(i);
+    }
     for c in 0..stages.len() {
         let prefix = stages[c].prefix();
         let mut scope: Scope<Interval> = Scope::new();
@@ -695,7 +701,14 @@ pub(super) fn consumer_analysis(
         }
         let consumer_func = stages[c].func.clone();
         let consumer_stage = stages[c].stage;
-        for producer in stages[..c].iter_mut() {
+        let mut producers: Vec<usize> = boxes
+            .keys()
+            .filter_map(|f| by_func.get(f))
+            .flat_map(|v| v.iter().copied().take_while(|&p| p < c))
+            .collect();
+        producers.sort_unstable();
+        for p in producers {
+            let producer = &mut stages[p];
             let Some(b) = boxes.get(&producer.func) else { continue };
             if b.bounds.is_empty() {
                 continue;

@@ -67,6 +67,10 @@ pub struct Simplifier<'c, 's, 'p> {
     next_epoch: u64,
     memo: FxHashMap<MemoKey, (Expr, Expr)>,
     info: FxHashMap<MemoKey, (Expr, ConstantInterval)>,
+    /// Whether a `let` simplified outside any other let left its body's ranges in
+    /// `info`: from then on this simplifier knows more than a fresh one, so it neither
+    /// reads nor writes the context's fact-free caches.
+    let_info: bool,
 }
 
 impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
@@ -80,6 +84,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             next_epoch: 1,
             memo: FxHashMap::default(),
             info: FxHashMap::default(),
+            let_info: false,
         }
     }
 
@@ -93,6 +98,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             next_epoch: 1,
             memo: FxHashMap::default(),
             info: FxHashMap::default(),
+            let_info: false,
         }
     }
 
@@ -107,9 +113,19 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         if let Some((_, r)) = self.memo.get(&key) {
             return r.clone();
         }
+        // Without facts about variables and outside any let, simplification depends on
+        // the expression alone, so a result of another fact-free simplifier of this
+        // context is a fixed point here too.
+        let fact_free = self.fact_free();
+        if fact_free && self.ctx.is_simplified(e) {
+            return e.clone();
+        }
         let _hashes = self.ctx.hash_scope();
         self.ctx.count(|s| s.simplify_visits += 1);
         let r = with_stack(|| self.visit(e));
+        if fact_free && self.fact_free() {
+            self.ctx.note_simplified(&r);
+        }
         self.memo.insert(key, (e.clone(), r.clone()));
         // A simplified node is its own fixed point.
         self.memo.insert((r.as_ptr(), self.epoch), (r.clone(), r.clone()));
@@ -214,6 +230,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         } else {
             ir::let_in(name.clone(), v, b)
         };
+        self.let_info |= self.epoch == 0;
         self.info.insert((result.as_ptr(), self.epoch), (result.clone(), body_info));
         result
     }
@@ -229,9 +246,25 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         if let Some((_, ci)) = self.info.get(&key) {
             return *ci;
         }
+        // Fact-free ranges are shared through the context for the same reason as
+        // fact-free simplifications (see `simplify`).
+        let fact_free = self.fact_free();
+        if fact_free && let Some(ci) = self.ctx.shared_constant_bounds(e) {
+            self.info.insert(key, (e.clone(), ci));
+            return ci;
+        }
         let ci = with_stack(|| self.compute_bounds(e)).intersect(&ConstantInterval::bounds_of_type(ty));
         self.info.insert(key, (e.clone(), ci));
+        if fact_free && self.fact_free() {
+            self.ctx.note_constant_bounds(e, ci);
+        }
         ci
+    }
+
+    /// Whether this simplifier is in the state of a fresh fact-free one: no variable
+    /// ranges, outside any let, and no let ranges left in `info`.
+    fn fact_free(&self) -> bool {
+        self.bounds.is_none() && self.epoch == 0 && self.lets.is_empty() && !self.let_info
     }
 
     fn compute_bounds(&mut self, e: &Expr) -> ConstantInterval {

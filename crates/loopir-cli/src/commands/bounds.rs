@@ -107,7 +107,7 @@ pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
             let func_bounds = FuncValueBounds::default();
             let boxes =
                 boxes_touched(&ctx, &stmt, &scope, &func_bounds).map_err(|e| format!("{}: {e}", input.name));
-            (boxes.map(|b| Output::Boxes(ctx, b)), t1.elapsed().as_nanos())
+            (boxes.map(|b| Output::Boxes(Box::new(ctx), b)), t1.elapsed().as_nanos())
         }
     };
     let (output, pass_ns) = output;
@@ -149,5 +149,5 @@ pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
 
 enum Output {
     Stmt(loopir::Stmt),
-    Boxes(Ctx, loopir_bounds::BoxMap),
+    Boxes(Box<Ctx>, loopir_bounds::BoxMap),
 }
