@@ -151,3 +151,32 @@ fn bounds_infers_computation_bounds_and_prints_boxes() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(String::from_utf8_lossy(&out.stdout), "g: [-1, 10]\nf: [0, 9]\n");
 }
+
+#[test]
+fn bounds_infers_allocation_bounds_with_the_definitions_value_ranges() {
+    let case = oracle_case("serial_chain.cpu");
+    let env = case.join("bounds.env.json").to_string_lossy().into_owned();
+    let defs = case.join("bounds.input.stmt").to_string_lossy().into_owned();
+    let input = std::fs::read(case.join("allocbounds.input.stmt")).expect("oracle input");
+    let expected = std::fs::read(case.join("allocbounds.expected.stmt")).expect("oracle output");
+    let out = loopir(&["bounds", "--infer-allocations", "--env", &env, "--definitions", &defs], &input);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.stdout, expected);
+
+    // A definitions file that does not parse is reported with its location.
+    let dir = std::env::temp_dir().join(format!("loopir-cli-defs-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let bad = dir.join("bad.stmt");
+    std::fs::write(&bad, "for (x, 0, 9 {\n}\n").expect("scratch file");
+    let out = loopir(
+        &["bounds", "--infer-allocations", "--env", &env, "--definitions", &bad.to_string_lossy()],
+        &input,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("bad.stmt:1:"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
