@@ -681,137 +681,28 @@ impl Simplifier<'_, '_, '_> {
             return r;
         }
         let lanes = a.ty().lanes();
-        if ir::equal(&a, &b) {
-            return ir::make_bool(false, lanes);
+        let ty = a.ty();
+        if is_int(ty) {
+            // Decided by ranges, as the reference decides it before any rule.
+            let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
+            if ca.lt(&cb) {
+                return ir::make_bool(true, lanes);
+            }
+            if cb.le(&ca) {
+                return ir::make_bool(false, lanes);
+            }
         }
+        let e = ir::lt(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::lt_rules(), &e, &context) {
+            return r;
+        }
+        // Beyond the reference (spec S01): when no rule applies, the range of `a - b` may
+        // still decide it (`x*2 > x` for `x` in [1, 10]). Sound only without wrapping.
         if let Some(v) = self.decide_lt(&a, &b) {
             return ir::make_bool(v, lanes);
         }
-        let ty = a.ty();
-        if ir::no_overflow_int(ty) {
-            match (split_constant(&a), split_constant(&b)) {
-                // x + c0 < y + c1 → x < y + fold(c1 - c0)
-                ((x, Some(c0)), (y, Some(c1))) => {
-                    let c = self.fold_consts(BinOp::Sub, c1, c0);
-                    let rhs = self.add(y.clone(), c);
-                    return self.lt(x.clone(), rhs);
-                }
-                // x + c0 < y → x < y + fold(-c0)   (c0 < x + c1 → fold(c0 - c1) < x)
-                ((x, Some(c0)), (y, None)) => {
-                    if ir::is_const(y) {
-                        let c = self.fold_consts(BinOp::Sub, y, c0);
-                        return self.lt(x.clone(), c);
-                    }
-                    let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), c0);
-                    let rhs = self.add(y.clone(), neg);
-                    return self.lt(x.clone(), rhs);
-                }
-                ((x, None), (y, Some(c1))) if ir::is_const(x) => {
-                    let c = self.fold_consts(BinOp::Sub, x, c1);
-                    return self.lt(c, y.clone());
-                }
-                _ => {}
-            }
-        }
-        if ir::no_overflow(ty)
-            && let Some(r) = self.lt_linear(&a, &b)
-        {
-            return r;
-        }
-        ir::lt(a, b)
-    }
-
-    /// Halide's linear rules for `a < b` in types without overflow, in its order:
-    /// subtractions are moved to the other side (`x - y < z` → `x < z + y`, also when the
-    /// subtraction is one operand of a sum), then a term common to both sides cancels.
-    fn lt_linear(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
-        // x - y < z → x < z + y;  z < x - y → z + y < x
-        if let Some((x, y)) = is_op(a, BinOp::Sub) {
-            let rhs = self.add(b.clone(), y.clone());
-            return Some(self.lt(x.clone(), rhs));
-        }
-        if let Some((x, y)) = is_op(b, BinOp::Sub) {
-            let lhs = self.add(a.clone(), y.clone());
-            return Some(self.lt(lhs, x.clone()));
-        }
-        // (x - y) + z < w and z + (x - y) < w → x + z < y + w
-        if let Some((p, q)) = is_op(a, BinOp::Add) {
-            for (d, z) in [(p, q), (q, p)] {
-                if let Some((x, y)) = is_op(d, BinOp::Sub) {
-                    let lhs = self.add(x.clone(), z.clone());
-                    let rhs = self.add(y.clone(), b.clone());
-                    return Some(self.lt(lhs, rhs));
-                }
-            }
-        }
-        // w < (x - y) + z and w < z + (x - y) → w + y < x + z
-        if let Some((p, q)) = is_op(b, BinOp::Add) {
-            for (d, z) in [(p, q), (q, p)] {
-                if let Some((x, y)) = is_op(d, BinOp::Sub) {
-                    let lhs = self.add(a.clone(), y.clone());
-                    let rhs = self.add(x.clone(), z.clone());
-                    return Some(self.lt(lhs, rhs));
-                }
-            }
-        }
-        // ((x - y) + z) + u < w (and the other three nestings) → ((x + z) + u) < w + y
-        if let Some((s, u)) = is_op(a, BinOp::Add) {
-            for (inner, u2) in [(s, u), (u, s)] {
-                if let Some((p, q)) = is_op(inner, BinOp::Add) {
-                    for (d, z) in [(p, q), (q, p)] {
-                        if let Some((x, y)) = is_op(d, BinOp::Sub) {
-                            let xz = self.add(x.clone(), z.clone());
-                            let lhs = self.add(xz, u2.clone());
-                            let rhs = self.add(b.clone(), y.clone());
-                            return Some(self.lt(lhs, rhs));
-                        }
-                    }
-                }
-            }
-        }
-        // w < ((x - y) + z) + u (and the other nestings) → w + y < (x + z) + u
-        if let Some((s, u)) = is_op(b, BinOp::Add) {
-            for (inner, u2) in [(s, u), (u, s)] {
-                if let Some((p, q)) = is_op(inner, BinOp::Add) {
-                    for (d, z) in [(p, q), (q, p)] {
-                        if let Some((x, y)) = is_op(d, BinOp::Sub) {
-                            let lhs = self.add(a.clone(), y.clone());
-                            let xz = self.add(x.clone(), z.clone());
-                            let rhs = self.add(xz, u2.clone());
-                            return Some(self.lt(lhs, rhs));
-                        }
-                    }
-                }
-            }
-        }
-        // Cancellations: x < x + y → 0 < y; x + y < x → y < 0; x + y < x + z → y < z.
-        let zero = || ir::zero(a.ty());
-        if let Some((p, q)) = is_op(b, BinOp::Add) {
-            if ir::equal(a, p) {
-                return Some(self.lt(zero(), q.clone()));
-            }
-            if ir::equal(a, q) {
-                return Some(self.lt(zero(), p.clone()));
-            }
-        }
-        if let Some((p, q)) = is_op(a, BinOp::Add) {
-            if ir::equal(b, p) {
-                return Some(self.lt(q.clone(), zero()));
-            }
-            if ir::equal(b, q) {
-                return Some(self.lt(p.clone(), zero()));
-            }
-            if let Some((r, t)) = is_op(b, BinOp::Add) {
-                for (x, y) in [(p, q), (q, p)] {
-                    for (x2, z) in [(r, t), (t, r)] {
-                        if ir::equal(x, x2) {
-                            return Some(self.lt(y.clone(), z.clone()));
-                        }
-                    }
-                }
-            }
-        }
-        None
+        e
     }
 
     /// `a <= b`, canonically `!(b < a)` printed as `a <= b`.
