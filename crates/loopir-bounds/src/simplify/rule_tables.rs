@@ -1,5 +1,5 @@
 //! The reference's rule lists for operators whose output forms matter most to the
-//! oracle (min, max and `<`), in its order and written in our notation ([`super::pattern`]).
+//! oracle (min, max, `<` and division), in its order and written in our notation ([`super::pattern`]).
 //! Vector-only rules (ramps, broadcasts, shuffles) are left out: bounds are scalar.
 //! A rule whose right-hand side is `a` or `b` keeps that operand as it is.
 
@@ -831,6 +831,7 @@ pub(super) fn max_rules() -> &'static [Rule] {
         .collect()
     })
 }
+
 /// The reference's rules for `<`, in its order.
 pub(super) fn lt_rules() -> &'static [Rule] {
     static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
@@ -1745,6 +1746,290 @@ pub(super) fn lt_rules() -> &'static [Rule] {
                 "false",
                 Some(|b| b.c(0) >= b.c(1) + b.c(2) && b.c(2) <= 0),
                 When::NO_OVERFLOW_INT,
+            ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    })
+}
+
+/// The reference's division rules, in its order (those that need alignment facts, which the simplifier does not track, are left out).
+pub(super) fn div_rules() -> &'static [Rule] {
+    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        [
+            Rule::when("x/1", "a", None, When::ALWAYS),
+            Rule::when("0/x", "a", None, When::ALWAYS),
+            Rule::when("c0/c1", "fold(c0/c1)", None, When::ALWAYS),
+            Rule::when("x/0", "0", None, When::NOT_FLOAT),
+            Rule::when("x/x", "1", None, When::DENOMINATOR_NON_ZERO | When::NOT_FLOAT),
+            Rule::when("select(x, c0, c1)/c2", "select(x, fold(c0/c2), fold(c1/c2))", None, When::ALWAYS),
+            Rule::when("x/x", "select(x == 0, 0, 1)", None, When::NOT_FLOAT),
+            Rule::when(
+                "(x/c0)/c2",
+                "x/fold(c0*c2)",
+                Some(|b| b.c(0) > 0 && b.c(2) > 0 && fits(b.c(0) * b.c(2))),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(x/c0 + c1)/c2",
+                "(x + fold(c1*c0))/fold(c0*c2)",
+                Some(|b| b.c(0) > 0 && b.c(2) > 0 && fits(b.c(0) * b.c(2)) && fits(b.c(0) * b.c(1))),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(x*c0)/c1",
+                "x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "min((x*c0), c1)/c2",
+                "min(x*fold(c0/c2), fold(c1/c2))",
+                Some(|b| rem(b.c(0), b.c(2)) == 0 && b.c(2) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "max((x*c0), c1)/c2",
+                "max(x*fold(c0/c2), fold(c1/c2))",
+                Some(|b| rem(b.c(0), b.c(2)) == 0 && b.c(2) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(x*c0 + y)/c1",
+                "y/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when("(x*c0 - y)/c0", "x + (0 - y)/c0", None, When::NO_OVERFLOW),
+            Rule::when("(x*c1 - y)/c0", "(0 - y)/c0 - x", Some(|b| b.c(0) + b.c(1) == 0), When::NO_OVERFLOW),
+            Rule::when(
+                "(y + x*c0)/c1",
+                "y/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(y - x*c0)/c1",
+                "y/c1 - x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((x*c0 + y) + z)/c1",
+                "(y + z)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((x*c0 - y) + z)/c1",
+                "(z - y)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((x*c0 + y) - z)/c1",
+                "(y - z)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when("((x*c0 - y) - z)/c0", "x + (0 - y - z)/c0", None, When::NO_OVERFLOW),
+            Rule::when(
+                "((x*c1 - y) - z)/c0",
+                "(0 - y - z)/c0 - x",
+                Some(|b| b.c(0) + b.c(1) == 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((y + x*c0) + z)/c1",
+                "(y + z)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((y + x*c0) - z)/c1",
+                "(y - z)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((y - x*c0) - z)/c1",
+                "(y - z)/c1 - x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((y - x*c0) + z)/c1",
+                "(y + z)/c1 - x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z + (x*c0 + y))/c1",
+                "(z + y)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z + (x*c0 - y))/c1",
+                "(z - y)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z - (x*c0 - y))/c1",
+                "(z + y)/c1 - x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z - (x*c0 + y))/c1",
+                "(z - y)/c1 + x*fold(-c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z + (y + x*c0))/c1",
+                "(z + y)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z - (y + x*c0))/c1",
+                "(z - y)/c1 + x*fold(-c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z + (y - x*c0))/c1",
+                "(z + y)/c1 - x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z - (y - x*c0))/c1",
+                "(z - y)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(((x*c0 + y) + z) + w)/c1",
+                "(y + z + w)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(((y + x*c0) + z) + w)/c1",
+                "(y + z + w)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((z + (x*c0 + y)) + w)/c1",
+                "(y + z + w)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((z + (y + x*c0)) + w)/c1",
+                "(y + z + w)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(w + ((x*c0 + y) + z))/c1",
+                "(y + z + w)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(w + ((y + x*c0) + z))/c1",
+                "(y + z + w)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(w + (z + (x*c0 + y)))/c1",
+                "(y + z + w)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(w + (z + (y + x*c0)))/c1",
+                "(y + z + w)/c1 + x*fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0 && b.c(1) > 0),
+                When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(x + c0)/c1",
+                "x/c1 + fold(c0/c1)",
+                Some(|b| rem(b.c(0), b.c(1)) == 0),
+                When::NO_OVERFLOW | When::NO_OVERFLOW_INT,
+            ),
+            Rule::when("(x + y)/x", "y/x + 1", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(y + x)/x", "y/x + 1", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(x - y)/x", "(-y)/x + 1", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(y - x)/x", "y/x - 1", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when(
+                "((x + y) + z)/x",
+                "(y + z)/x + 1",
+                None,
+                When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "((y + x) + z)/x",
+                "(y + z)/x + 1",
+                None,
+                When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z + (x + y))/x",
+                "(z + y)/x + 1",
+                None,
+                When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW,
+            ),
+            Rule::when(
+                "(z + (y + x))/x",
+                "(z + y)/x + 1",
+                None,
+                When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW,
+            ),
+            Rule::when("(x*y)/x", "y", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(y*x)/x", "y", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(x*y + z)/x", "y + z/x", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(y*x + z)/x", "y + z/x", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(z + x*y)/x", "z/x + y", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(z + y*x)/x", "z/x + y", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(x*y - z)/x", "y + (-z)/x", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(y*x - z)/x", "y + (-z)/x", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(z - x*y)/x", "z/x - y", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("(z - y*x)/x", "z/x - y", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
+            Rule::when("x/c0", "x*fold(1/c0)", None, When::FLOAT | When::NO_OVERFLOW),
+            Rule::when("x/-1", "-x", None, When::NO_OVERFLOW_SCALAR_INT),
+            Rule::when(
+                "c0/y",
+                "select(y < 0, fold(-c0), c0)",
+                Some(|b| b.c(0) == -1),
+                When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW_SCALAR_INT,
+            ),
+            Rule::when(
+                "(x*c0 + c1)/c2",
+                "(x + fold(c1/c0))/fold(c2/c0)",
+                Some(|b| b.c(2) > 0 && b.c(0) > 0 && rem(b.c(2), b.c(0)) == 0),
+                When::NO_OVERFLOW_SCALAR_INT,
+            ),
+            Rule::when(
+                "(x*c0 + c1)/c2",
+                "x*fold(c0/c2) + fold(c1/c2)",
+                Some(|b| b.c(2) > 0 && rem(b.c(0), b.c(2)) == 0),
+                When::NO_OVERFLOW_SCALAR_INT,
+            ),
+            Rule::when(
+                "(x % 2 + c0)/2",
+                "x % 2 + fold(c0/2)",
+                Some(|b| rem(b.c(0), 2) == 1),
+                When::NO_OVERFLOW_SCALAR_INT,
             ),
         ]
         .into_iter()

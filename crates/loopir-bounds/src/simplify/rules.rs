@@ -481,15 +481,26 @@ impl Simplifier<'_, '_, '_> {
         if ir::is_const_one(&b) {
             return a;
         }
+        let mut denominator_non_zero = false;
+        if is_int(ty) {
+            if ir::is_const_zero(&b) || ir::is_const_zero(&a) {
+                return ir::zero(ty); // x/0 → 0, 0/x → 0
+            }
+            let cb = self.constant_bounds(&b);
+            let q = self.constant_bounds(&a) / cb;
+            if let Some(v) = q.as_single_point() {
+                return ir::make_const(ty, v as i128);
+            }
+            denominator_non_zero = ir::no_overflow_int(ty) && !cb.contains(0);
+        }
+        // The reference's list (the rules that need alignment facts aside).
+        let e = ir::div(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero };
+        if let Some(r) = pattern::apply_in(self, rule_tables::div_rules(), &e, &context) {
+            return r;
+        }
         if !is_int(ty) {
-            return ir::div(a, b);
-        }
-        if ir::is_const_zero(&b) || ir::is_const_zero(&a) {
-            return ir::zero(ty); // x/0 → 0, 0/x → 0
-        }
-        let q = self.constant_bounds(&a) / self.constant_bounds(&b);
-        if let Some(v) = q.as_single_point() {
-            return ir::make_const(ty, v as i128);
+            return e;
         }
         if let Some(r) = self.repeated_division(&a, &b) {
             return r;
