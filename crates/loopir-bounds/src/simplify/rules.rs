@@ -378,21 +378,6 @@ impl Simplifier<'_, '_, '_> {
         {
             return self.sub(ir::zero(ty), y.clone());
         }
-        // x - x*c0 → x*fold(1 - c0);  x*c0 - x → x*fold(c0 - 1)
-        if let Some((x, c0)) = is_op(&b, BinOp::Mul)
-            && ir::is_const(c0)
-            && ir::equal(x, &a)
-        {
-            let c = self.fold_consts(BinOp::Sub, &ir::one(ty), c0);
-            return self.mul(a, c);
-        }
-        if let Some((x, c0)) = is_op(&a, BinOp::Mul)
-            && ir::is_const(c0)
-            && ir::equal(x, &b)
-        {
-            let c = self.fold_consts(BinOp::Sub, c0, &ir::one(ty));
-            return self.mul(b, c);
-        }
         // x*c0 - x*c1 → x*fold(c0 - c1)
         if let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
             && ir::is_const(c0)
@@ -416,6 +401,33 @@ impl Simplifier<'_, '_, '_> {
                 if ir::equal(y, y2) {
                     let d = self.sub(x.clone(), z.clone());
                     return if factor_right { self.mul(d, y.clone()) } else { self.mul(y.clone(), d) };
+                }
+            }
+        }
+        // Halide's no-overflow factoring rules, in its order and without requiring a
+        // constant factor: the matched `x` may itself be a constant, which is how
+        // `256 - y*256` becomes `(1 - y)*256` and then `(y*-256) + 256`.
+        //   x*y - x → x*(y - 1);  x*y - y → (x - 1)*y;
+        //   x - x*y → x*(1 - y);  x - y*x → (1 - y)*x.
+        if ir::no_overflow(ty) {
+            if let Some((x, y)) = is_op(&a, BinOp::Mul) {
+                if ir::equal(x, &b) {
+                    let d = self.sub(y.clone(), ir::one(ty));
+                    return self.mul(b, d);
+                }
+                if ir::equal(y, &b) {
+                    let d = self.sub(x.clone(), ir::one(ty));
+                    return self.mul(d, b);
+                }
+            }
+            if let Some((x, y)) = is_op(&b, BinOp::Mul) {
+                if ir::equal(x, &a) {
+                    let d = self.sub(ir::one(ty), y.clone());
+                    return self.mul(a, d);
+                }
+                if ir::equal(y, &a) {
+                    let d = self.sub(ir::one(ty), x.clone());
+                    return self.mul(d, a);
                 }
             }
         }
