@@ -204,17 +204,15 @@ impl Simplifier<'_, '_, '_> {
         if ir::equal(&a, &b) {
             return self.mul(a, ir::make_const(ty, 2));
         }
-        // x*c0 + x*c1 → x*fold(c0 + c1);  x*c0 + x → x*fold(c0 + 1)
+        // x*c0 + x*c1 → x*fold(c0 + c1)
         if let Some((x, c0)) = is_op(&a, BinOp::Mul)
             && ir::is_const(c0)
+            && let Some((y, c1)) = is_op(&b, BinOp::Mul)
+            && ir::is_const(c1)
+            && ir::equal(x, y)
         {
-            if let Some((y, c1)) = is_op(&b, BinOp::Mul)
-                && ir::is_const(c1)
-                && ir::equal(x, y)
-            {
-                let c = self.fold_consts(BinOp::Add, c0, c1);
-                return self.mul(x.clone(), c);
-            }
+            let c = self.fold_consts(BinOp::Add, c0, c1);
+            return self.mul(x.clone(), c);
         }
         // Halide's no-overflow factoring rules: x + x*y → x*(y + 1);  x + y*x → (y + 1)*x;
         // x*y + x → x*(y + 1);  y*x + x → (y + 1)*x (x not a constant)
