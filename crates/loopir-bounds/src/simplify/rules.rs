@@ -121,6 +121,17 @@ impl Simplifier<'_, '_, '_> {
         if !is_int(ty) {
             return ir::add(a, b);
         }
+        // Halide: x + y*(-1) → x - y;  x*(-1) + y → y - x (before its reassociations)
+        if let Some((y, m)) = is_op(&b, BinOp::Mul)
+            && ir::as_const_i128(m) == Some(-1)
+        {
+            return self.sub(a.clone(), y.clone());
+        }
+        if let Some((x, m)) = is_op(&a, BinOp::Mul)
+            && ir::as_const_i128(m) == Some(-1)
+        {
+            return self.sub(b.clone(), x.clone());
+        }
         // (x + c0) + c1 → x + fold(c0 + c1)
         if let (x, Some(c0)) = split_constant(&a) {
             if ir::is_const(&b) {
@@ -170,24 +181,61 @@ impl Simplifier<'_, '_, '_> {
             let xy = self.sub(a.clone(), y.clone());
             return self.add(xy, c0.clone());
         }
+        // (x - y) + (y - z) → x - z;  (x - y) + (z - x) → z - y
+        if let (Some((x, y)), Some((p, q))) = (is_op(&a, BinOp::Sub), is_op(&b, BinOp::Sub)) {
+            if ir::equal(y, p) {
+                return self.sub(x.clone(), q.clone());
+            }
+            if ir::equal(x, q) {
+                return self.sub(p.clone(), y.clone());
+            }
+        }
+        // ((c0 - x) - y) + c1 → (fold(c0 + c1) - y) - x
+        if ir::is_const(&b)
+            && let Some((p, y)) = is_op(&a, BinOp::Sub)
+            && let Some((c0, x)) = is_op(p, BinOp::Sub)
+            && ir::is_const(c0)
+        {
+            let c = self.fold_consts(BinOp::Add, c0, &b);
+            let cy = self.sub(c, y.clone());
+            return self.sub(cy, x.clone());
+        }
         // x + x → x*2
         if ir::equal(&a, &b) {
             return self.mul(a, ir::make_const(ty, 2));
         }
-        // x*c0 + x*c1 → x*fold(c0 + c1);  x*c0 + x → x*fold(c0 + 1)
+        // x*c0 + x*c1 → x*fold(c0 + c1)
         if let Some((x, c0)) = is_op(&a, BinOp::Mul)
             && ir::is_const(c0)
+            && let Some((y, c1)) = is_op(&b, BinOp::Mul)
+            && ir::is_const(c1)
+            && ir::equal(x, y)
         {
-            if let Some((y, c1)) = is_op(&b, BinOp::Mul)
-                && ir::is_const(c1)
-                && ir::equal(x, y)
-            {
-                let c = self.fold_consts(BinOp::Add, c0, c1);
-                return self.mul(x.clone(), c);
+            let c = self.fold_consts(BinOp::Add, c0, c1);
+            return self.mul(x.clone(), c);
+        }
+        // Halide's no-overflow factoring rules: x + x*y → x*(y + 1);  x + y*x → (y + 1)*x;
+        // x*y + x → x*(y + 1);  y*x + x → (y + 1)*x (x not a constant)
+        if ir::no_overflow(ty) {
+            if let Some((x, y)) = is_op(&b, BinOp::Mul) {
+                if ir::equal(x, &a) {
+                    let s1 = self.add(y.clone(), ir::one(ty));
+                    return self.mul(a, s1);
+                }
+                if ir::equal(y, &a) {
+                    let s1 = self.add(x.clone(), ir::one(ty));
+                    return self.mul(s1, a);
+                }
             }
-            if ir::equal(x, &b) {
-                let c = self.fold_consts(BinOp::Add, c0, &ir::one(ty));
-                return self.mul(x.clone(), c);
+            if let Some((x, y)) = is_op(&a, BinOp::Mul) {
+                if ir::equal(x, &b) {
+                    let s1 = self.add(y.clone(), ir::one(ty));
+                    return self.mul(b, s1);
+                }
+                if ir::equal(y, &b) && !ir::is_const(&b) {
+                    let s1 = self.add(x.clone(), ir::one(ty));
+                    return self.mul(s1, b);
+                }
             }
         }
         if ir::no_overflow(ty)
@@ -279,6 +327,24 @@ impl Simplifier<'_, '_, '_> {
                 return self.sub(ir::zero(ty), x.clone());
             }
         }
+        // (c0 - x) - (y + c1) → fold(c0 - c1) - (x + y);
+        // (c0 - x) - (c1 - y) → (y - x) + fold(c0 - c1)
+        if let Some((c0, x)) = is_op(&a, BinOp::Sub)
+            && ir::is_const(c0)
+        {
+            if let (y, Some(c1)) = split_constant(&b) {
+                let c = self.fold_consts(BinOp::Sub, c0, c1);
+                let xy = self.add(x.clone(), y.clone());
+                return self.sub(c, xy);
+            }
+            if let Some((c1, y)) = is_op(&b, BinOp::Sub)
+                && ir::is_const(c1)
+            {
+                let d = self.sub(y.clone(), x.clone());
+                let c = self.fold_consts(BinOp::Sub, c0, c1);
+                return self.add(d, c);
+            }
+        }
         match (split_constant(&a), split_constant(&b)) {
             // (x + c0) - (y + c1) → (x - y) + fold(c0 - c1)
             ((x, Some(c0)), (y, Some(c1))) => {
@@ -313,6 +379,16 @@ impl Simplifier<'_, '_, '_> {
         {
             let d = self.sub(z.clone(), y.clone());
             return self.add(a, d);
+        }
+        // x - y*c0 → x + y*fold(-c0) for a negative c0 (whose negation fits)
+        if let Some((y, c0)) = is_op(&b, BinOp::Mul)
+            && ir::is_negative_const(c0)
+        {
+            let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), c0);
+            if ir::is_positive_const(&neg) {
+                let yc = self.mul(y.clone(), neg);
+                return self.add(a, yc);
+            }
         }
         // (x + y) - (x + z) → y - z, and the other three pairings
         if let (Some((x1, y1)), Some((x2, y2))) = (is_op(&a, BinOp::Add), is_op(&b, BinOp::Add)) {
@@ -378,21 +454,6 @@ impl Simplifier<'_, '_, '_> {
         {
             return self.sub(ir::zero(ty), y.clone());
         }
-        // x - x*c0 → x*fold(1 - c0);  x*c0 - x → x*fold(c0 - 1)
-        if let Some((x, c0)) = is_op(&b, BinOp::Mul)
-            && ir::is_const(c0)
-            && ir::equal(x, &a)
-        {
-            let c = self.fold_consts(BinOp::Sub, &ir::one(ty), c0);
-            return self.mul(a, c);
-        }
-        if let Some((x, c0)) = is_op(&a, BinOp::Mul)
-            && ir::is_const(c0)
-            && ir::equal(x, &b)
-        {
-            let c = self.fold_consts(BinOp::Sub, c0, &ir::one(ty));
-            return self.mul(b, c);
-        }
         // x*c0 - x*c1 → x*fold(c0 - c1)
         if let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
             && ir::is_const(c0)
@@ -417,6 +478,52 @@ impl Simplifier<'_, '_, '_> {
                     let d = self.sub(x.clone(), z.clone());
                     return if factor_right { self.mul(d, y.clone()) } else { self.mul(y.clone(), d) };
                 }
+            }
+        }
+        // Halide's no-overflow factoring rules, in its order and without requiring a
+        // constant factor: the matched `x` may itself be a constant, which is how
+        // `256 - y*256` becomes `(1 - y)*256` and then `(y*-256) + 256`.
+        //   x*y - x → x*(y - 1);  x*y - y → (x - 1)*y;
+        //   x - x*y → x*(1 - y);  x - y*x → (1 - y)*x.
+        if ir::no_overflow(ty) {
+            if let Some((x, y)) = is_op(&a, BinOp::Mul) {
+                if ir::equal(x, &b) {
+                    let d = self.sub(y.clone(), ir::one(ty));
+                    return self.mul(b, d);
+                }
+                if ir::equal(y, &b) {
+                    let d = self.sub(x.clone(), ir::one(ty));
+                    return self.mul(d, b);
+                }
+            }
+            if let Some((x, y)) = is_op(&b, BinOp::Mul) {
+                if ir::equal(x, &a) {
+                    let d = self.sub(ir::one(ty), y.clone());
+                    return self.mul(a, d);
+                }
+                if ir::equal(y, &a) {
+                    let d = self.sub(ir::one(ty), x.clone());
+                    return self.mul(d, a);
+                }
+            }
+        }
+        // x*c0 - y*c1 → (x*fold(c0/c1) - y)*c1 when c1 divides c0, else
+        // (x - y*fold(c1/c0))*c0 when c0 divides c1 (no-overflow ints)
+        if ir::no_overflow_int(ty)
+            && let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
+            && let (Some(v0), Some(v1)) = (ir::as_const_i128(c0), ir::as_const_i128(c1))
+            && v0 != 0
+            && v1 != 0
+        {
+            if v0 % v1 == 0 {
+                let xq = self.mul(x.clone(), ir::make_const(ty, v0 / v1));
+                let d = self.sub(xq, y.clone());
+                return self.mul(d, c1.clone());
+            }
+            if v1 % v0 == 0 {
+                let yq = self.mul(y.clone(), ir::make_const(ty, v1 / v0));
+                let d = self.sub(x.clone(), yq);
+                return self.mul(d, c0.clone());
             }
         }
         ir::sub(a, b)
@@ -468,6 +575,44 @@ impl Simplifier<'_, '_, '_> {
                     return self.add(xc, c);
                 }
             }
+        }
+        // The rest of Halide's list, in its order (after the constant-offset rules):
+        // (0 - x)*y → 0 - x*y;  x*(0 - y) → 0 - x*y
+        if let Some((z, x)) = is_op(&a, BinOp::Sub)
+            && ir::is_const_zero(z)
+        {
+            let xy = self.mul(x.clone(), b.clone());
+            return self.sub(ir::zero(ty), xy);
+        }
+        if let Some((z, y)) = is_op(&b, BinOp::Sub)
+            && ir::is_const_zero(z)
+        {
+            let xy = self.mul(a.clone(), y.clone());
+            return self.sub(ir::zero(ty), xy);
+        }
+        // (x - y)*c0 → (y - x)*fold(-c0) for a negative c0 (whose negation fits)
+        if let Some((x, y)) = is_op(&a, BinOp::Sub)
+            && ir::is_negative_const(&b)
+        {
+            let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), &b);
+            if ir::is_positive_const(&neg) {
+                let d = self.sub(y.clone(), x.clone());
+                return self.mul(d, neg);
+            }
+        }
+        // (x*c0)*y → (x*y)*c0 (y not a constant);  x*(y*c0) → (x*y)*c0
+        if !ir::is_const(&b)
+            && let Some((x, c0)) = is_op(&a, BinOp::Mul)
+            && ir::is_const(c0)
+        {
+            let xy = self.mul(x.clone(), b.clone());
+            return self.mul(xy, c0.clone());
+        }
+        if let Some((y, c0)) = is_op(&b, BinOp::Mul)
+            && ir::is_const(c0)
+        {
+            let xy = self.mul(a.clone(), y.clone());
+            return self.mul(xy, c0.clone());
         }
         ir::mul(a, b)
     }

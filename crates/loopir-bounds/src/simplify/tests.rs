@@ -343,3 +343,43 @@ fn comparisons_move_subtractions_across() {
     assert_eq!(sp("(x - y) < z"), "x < (y + z)");
     assert_eq!(sp("(a + b) < (a + c)"), "b < c");
 }
+
+#[test]
+fn halide_factoring_of_a_difference() {
+    // Expected forms are what Halide's own simplifier prints for the same inputs.
+    assert_eq!(s(ir::sub(x(), ir::mul(x(), y()))), "(1 - y)*x");
+    assert_eq!(s(ir::sub(x(), ir::mul(y(), x()))), "(1 - y)*x");
+    assert_eq!(s(ir::sub(ir::mul(x(), y()), x())), "(y + -1)*x");
+    assert_eq!(s(ir::sub(ir::mul(x(), y()), y())), "(x + -1)*y");
+    assert_eq!(s(ir::sub(x(), ir::mul(x(), c(3)))), "x*-2");
+    assert_eq!(s(ir::sub(ir::mul(x(), c(3)), x())), "x*2");
+    // `x - y*x` matches with `x` a constant: only when the constant is the factor.
+    assert_eq!(s(ir::sub(c(8), ir::mul(y(), c(8)))), "(y*-8) + 8");
+    assert_eq!(s(ir::sub(c(-8), ir::mul(y(), c(-8)))), "(y*8) + -8");
+    assert_eq!(s(ir::sub(c(512), ir::mul(y(), c(256)))), "512 - (y*256)");
+    // app_local_laplacian's f0 box end
+    let m = ir::max(y(), c(2));
+    let raw = ir::sub(c(0), ir::mul(ir::add(ir::add(m, c(-2)), c(1)), c(256)));
+    assert_eq!(s(raw), "(max(y, 2)*-256) + 256");
+}
+
+#[test]
+fn halide_add_sub_mul_forms() {
+    // Inputs and outputs as Halide's own simplifier prints them.
+    let cases = [
+        ("3 - (-256*x)", "(x*256) + 3"),
+        ("y + (x*-1)", "y - x"),
+        ("(x - y)*(-2 - 1)", "(y - x)*3"),
+        ("(0 - y)*max(y, 8)", "0 - (max(y, 8)*y)"),
+        ("(z*256)*x", "(x*z)*256"),
+        ("(0 - y) - (x + 2)", "-2 - (x + y)"),
+        ("(3 - x) - (-256 + y)", "259 - (x + y)"),
+        ("(4 - z) + (8 - x)", "(12 - z) - x"),
+        ("(y - z) - (y - x)", "x - z"),
+        ("(y*8) - (x + x)", "((y*4) - x)*2"),
+        ("(8 + z) + (z*x)", "((x + 1)*z) + 8"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(sp(input), want, "{input}");
+    }
+}
