@@ -36,8 +36,11 @@ pub(super) struct Stage {
     pub exprs: Vec<(Expr, Expr)>,
     /// Per dimension: the argument is the pure variable in every update (§2.1.5 step 2).
     pub always_pure: Vec<bool>,
-    /// Boxes required of this stage, keyed by (consumer Func, consumer stage).
-    pub table: BTreeMap<(String, u32), Region>,
+    /// Boxes required of this stage, keyed by (consumer Func, consumer stage). A
+    /// consumer's box is shared by all the stages of the producing Func (an update stage
+    /// consumes every earlier stage of its Func, so there are O(U²) entries: they must be
+    /// cheap, no string or region copies).
+    pub table: BTreeMap<(Name, u32), Rc<Region>>,
     /// Indices of consumer stages.
     pub consumers: Vec<usize>,
     /// Explicit bounds of the Func's schedule, in schedule order.
@@ -707,6 +710,8 @@ pub(super) fn consumer_analysis(
             .flat_map(|v| v.iter().copied().take_while(|&p| p < c))
             .collect();
         producers.sort_unstable();
+        // One shared copy of each callee's box, with the always-true condition dropped.
+        let mut shared: FxHashMap<Name, Rc<Region>> = FxHashMap::default();
         for p in producers {
             let producer = &mut stages[p];
             let Some(b) = boxes.get(&producer.func) else { continue };
@@ -725,11 +730,14 @@ pub(super) fn consumer_analysis(
                     producer.func
                 )));
             }
-            let mut b = b.clone();
-            if b.used.as_ref().is_some_and(ir::is_const_true) {
-                b.used = None;
-            }
-            producer.table.insert((consumer_func.to_string(), consumer_stage), b);
+            let b = shared.entry(producer.func.clone()).or_insert_with(|| {
+                let mut b = b.clone();
+                if b.used.as_ref().is_some_and(ir::is_const_true) {
+                    b.used = None;
+                }
+                Rc::new(b)
+            });
+            producer.table.insert((consumer_func.clone(), consumer_stage), Rc::clone(b));
             producer.consumers.push(c);
         }
     }
@@ -751,7 +759,7 @@ pub(super) fn consumer_analysis(
             bounds.push(Interval::new(min.clone(), ir::sub(ir::add(min, extent), Expr::i32(1))));
         }
         for stage in stages.iter_mut().filter(|s| s.func.as_ref() == o.func) {
-            stage.table.insert((o.func.clone(), stage.stage), Region::new(bounds.clone()));
+            stage.table.insert((loopir::name(&o.func), stage.stage), Rc::new(Region::new(bounds.clone())));
         }
     }
     Ok(has_extern_consumer)
