@@ -118,7 +118,22 @@ fn benches(c: &mut Criterion) {
     let symbolic = Scope::new();
     expr_group(c, "B1_let_chain_expr", &[16, 64, 256, 1024, 4096], w::let_chain_expr, &x100, false);
     expr_group(c, "square_let_chain", &[500, 1000, 2000, 4000], w::square_let_chain, &symbolic, false);
-    expr_group(c, "B3_nested_selects", &[250, 500, 1000, 2000], w::nested_selects, &x10, false);
+    expr_group(
+        c,
+        "G02_nested_arithmetic_selects",
+        &[250, 500, 1000, 2000],
+        w::nested_arithmetic_selects,
+        &x10,
+        false,
+    );
+    stmt_group(c, "B3_nested_select_calls", &[4, 8, 16, 32, 64, 128], &w::nested_select_calls, false);
+    stmt_group(
+        c,
+        "B3b_nested_identical_select_calls",
+        &[4, 8, 16, 32, 64, 128],
+        &w::nested_identical_select_calls,
+        false,
+    );
     expr_group(c, "B5_fibonacci_dag", &[32, 64, 90, 1000, 10000], w::fibonacci_dag, &x10, false);
     let mut p = Scope::new();
     let f32t = loopir::Type::float(32, 1);

@@ -48,11 +48,38 @@ fn report(name: &str, sizes: &[usize], run: impl Fn(usize) -> f64) {
 
 fn expr(make: fn(usize) -> loopir::Expr, scope: &Scope<'_, Interval>, n: usize, const_bound: bool) -> f64 {
     let e = make(n);
+    // `SCALING_PRINT=1` prints the interval (to compare builds).
+    if std::env::var_os("SCALING_PRINT").is_some() {
+        // CSE'd: the tree of a nested workload is exponential.
+        let ctx = Ctx::new();
+        let i = bounds_of_expr_in_scope(&ctx, &e, scope, &FuncValueBounds::default(), const_bound);
+        for b in [&i.min, &i.max] {
+            match b {
+                loopir_bounds::Bound::Finite(e) => println!("{}", loopir_bounds::cse::print_cse(&ctx, e)),
+                other => println!("{other:?}"),
+            }
+        }
+        return 0.0;
+    }
     time(|| bounds_of_expr_in_scope(&Ctx::new(), &e, scope, &FuncValueBounds::default(), const_bound))
 }
 
 fn stmt(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> f64 {
     let s = make(n);
+    // `SCALING_PRINT=1` prints the boxes (to compare builds).
+    if std::env::var_os("SCALING_PRINT").is_some() {
+        let (ctx, scope, fb) = (Ctx::new(), Scope::new(), FuncValueBounds::default());
+        let r = if provides {
+            boxes_provided(&ctx, &s, &scope, &fb)
+        } else {
+            boxes_required(&ctx, &s, &scope, &fb)
+        };
+        match r {
+            Ok(m) => m.iter().for_each(|(f, b)| println!("{f}: {b}")),
+            Err(e) => println!("error: {e}"),
+        }
+        return 0.0;
+    }
     time(|| {
         let (ctx, scope, fb) = (Ctx::new(), Scope::new(), FuncValueBounds::default());
         if provides {
@@ -97,7 +124,13 @@ fn main() {
     );
     report("B1 let_chain_expr", &[1024, 2048, 4096, 8192], |n| expr(w::let_chain_expr, &x100, n, false));
     report("square_let_chain", &[1000, 2000, 4000, 8000], |n| expr(w::square_let_chain, &sym, n, false));
-    report("B3 nested_selects", &[500, 1000, 2000, 4000], |n| expr(w::nested_selects, &x10, n, false));
+    report("G02 nested_arith_sel", &[500, 1000, 2000, 4000], |n| {
+        expr(w::nested_arithmetic_selects, &x10, n, false)
+    });
+    report("B3 nested_select_calls", &[128, 256, 512, 1024], |n| stmt(&w::nested_select_calls, n, false));
+    report("B3b nested_ident_calls", &[128, 256, 512, 1024], |n| {
+        stmt(&w::nested_identical_select_calls, n, false)
+    });
     report("B5 fibonacci_dag", &[2500, 5000, 10000, 20000], |n| expr(w::fibonacci_dag, &x10, n, false));
     report("B10 horner", &[250, 500, 1000, 2000], |n| expr(w::horner, &p, n, false));
     report("B11 bitwise_chain", &[256, 512, 1024, 2048], |n| expr(w::bitwise_chain, &x10, n, true));

@@ -352,8 +352,10 @@ impl Walker<'_, '_> {
                             self.expr(c)?;
                             let t = t.clone();
                             let f = rest.first().cloned();
+                            let identical = f.as_ref().is_some_and(|f| f.same_as(&t));
                             return self.conditional(
                                 c,
+                                identical,
                                 &mut |w| w.expr(&t),
                                 f.map(|f| move |w: &mut Self| w.expr(&f)),
                             );
@@ -460,6 +462,7 @@ impl Walker<'_, '_> {
                     }
                     let r = self.conditional(
                         predicate,
+                        false,
                         &mut |w| w.provide(&name, &values, &args),
                         None::<fn(&mut Self) -> _>,
                     );
@@ -472,7 +475,13 @@ impl Walker<'_, '_> {
                 self.expr(condition)?;
                 let t = then_case.clone();
                 let f = else_case.clone();
-                self.conditional(condition, &mut |w| w.stmt(&t), f.map(|f| move |w: &mut Self| w.stmt(&f)))
+                let identical = f.as_ref().is_some_and(|f| f.same_as(&t));
+                self.conditional(
+                    condition,
+                    identical,
+                    &mut |w| w.stmt(&t),
+                    f.map(|f| move |w: &mut Self| w.stmt(&f)),
+                )
             }
             StmtKind::AssertStmt { condition, message } => {
                 self.expr(condition)?;
@@ -622,6 +631,7 @@ impl Walker<'_, '_> {
     fn conditional<T, F>(
         &mut self,
         cond: &Expr,
+        identical: bool,
         then_branch: &mut T,
         else_branch: Option<F>,
     ) -> Result<(), BoundsError>
@@ -648,12 +658,21 @@ impl Walker<'_, '_> {
         let saved_context = self.context;
         self.context = self.next_context;
         self.next_context += 1;
+        let draws = self.ctx.draws();
         let r = then_branch(self);
         let then_boxes = std::mem::take(&mut self.boxes);
         let then_unreachable = std::mem::replace(&mut self.unreachable, false);
         let mut else_boxes = BoxMap::new();
         let mut else_unreachable = false;
-        if let Some(f) = else_branch {
+        if identical && r.is_ok() && self.ctx.draws() == draws {
+            // The else branch is the same node as the then branch, walked under the same
+            // bindings, and the then walk drew no fresh name: walking it again would give
+            // the same boxes. Without this, `select(p, E, E)` nested N deep is walked 2^N
+            // times (B3b), where Halide's walk does the same, with the same result.
+            self.next_context += 1;
+            else_boxes = then_boxes.clone();
+            else_unreachable = then_unreachable;
+        } else if let Some(f) = else_branch {
             self.context = self.next_context;
             self.next_context += 1;
             let r2 = f(self);

@@ -51,6 +51,8 @@ pub struct Ctx {
     t_counter: Cell<u64>,
     keyed: RefCell<FxHashMap<String, u64>>,
     overflow_tag: Cell<i64>,
+    /// Fresh names and tags drawn so far, of all three kinds (see [`Ctx::draws`]).
+    draws: Cell<u64>,
     free_vars: RefCell<crate::ir::FreeVarCache>,
     hashes: std::rc::Rc<RefCell<crate::ir::HashCache>>,
     /// Results of fact-free simplification (no variable ranges, outside any let), which
@@ -95,6 +97,7 @@ impl Ctx {
     pub fn fresh_t(&self) -> Name {
         let n = self.t_counter.get();
         self.t_counter.set(n + 1);
+        self.draws.set(self.draws.get() + 1);
         loopir::name(&format!("t{n}"))
     }
 
@@ -105,6 +108,7 @@ impl Ctx {
         let count = keyed.entry(prefix.to_owned()).or_insert(0);
         let k = *count;
         *count += 1;
+        self.draws.set(self.draws.get() + 1);
         if k == 0 { loopir::name(prefix) } else { loopir::name(&format!("{}${k}", prefix.replace('$', "_"))) }
     }
 
@@ -112,7 +116,15 @@ impl Ctx {
     pub fn overflow_tag(&self) -> i64 {
         let k = self.overflow_tag.get();
         self.overflow_tag.set(k + 1);
+        self.draws.set(self.draws.get() + 1);
         k
+    }
+
+    /// How many fresh names and overflow tags have been drawn so far. A computation that
+    /// leaves it unchanged drew nothing, so repeating it on the same input gives the same
+    /// result (what lets a walk skip a branch identical to one it has just walked).
+    pub fn draws(&self) -> u64 {
+        self.draws.get()
     }
 
     /// The work counters so far.

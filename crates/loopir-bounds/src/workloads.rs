@@ -53,9 +53,10 @@ pub fn square_let_chain(n: usize) -> Expr {
     chain(n, first, |t| ir::add(ir::mul(t.clone(), t.clone()), t.clone()))
 }
 
-/// `n` nested selects over one shared let:
+/// G02 `nested_arithmetic_selects` (not the spec's B3, which selects between calls: see
+/// [`nested_select_calls`]): `n` nested selects over one shared let,
 /// `let s = x*3 in e_n` with `e_0 = s`, `e_i = select(p_i, e_{i-1} + s, e_{i-1} - 1)`.
-pub fn nested_selects(n: usize) -> Expr {
+pub fn nested_arithmetic_selects(n: usize) -> Expr {
     let s = Expr::var_i32("s");
     let mut e = s.clone();
     for i in 1..=n {
@@ -63,6 +64,37 @@ pub fn nested_selects(n: usize) -> Expr {
         e = ir::select(p, ir::add(e.clone(), s.clone()), ir::sub(e, Expr::i32(1)));
     }
     ir::let_in(loopir::name("s"), ir::mul(x(), Expr::i32(3)), e)
+}
+
+/// B3 `nested_select`: `g(x) = select(p1, select(p2, ... f(x + n) ..., f(x - 2)), f(x + 1))`
+/// nested `n` deep inside `for (x, 0, 99)`, the selects converted to `if_then_else` as
+/// Halide's lowering does for selects over calls; level `i`'s false branch reads
+/// `f(x + i)` for odd `i` and `f(x - i)` for even `i`, `p_i` are Bool parameters.
+pub fn nested_select_calls(n: usize) -> Stmt {
+    nested_calls(n, false)
+}
+
+/// B3b: the same nest with identical branches, `E_i = if_then_else(p_i, E_{i-1},
+/// E_{i-1})`, `E_0 = f(x + n)` (one shared node per level).
+pub fn nested_identical_select_calls(n: usize) -> Stmt {
+    nested_calls(n, true)
+}
+
+fn nested_calls(n: usize, identical: bool) -> Stmt {
+    let f = |off: i64| {
+        let arg =
+            if off >= 0 { ir::add(x(), Expr::i32(off as i32)) } else { ir::sub(x(), Expr::i32(-off as i32)) };
+        Expr::call_func(Type::INT32, "f", vec![arg], 0)
+    };
+    let mut e = f(n as i64);
+    for i in (1..=n).rev() {
+        let p = Expr::var(Type::BOOL, format!("p{i}").as_str());
+        let other = if identical { e.clone() } else { f(if i % 2 == 1 { i as i64 } else { -(i as i64) }) };
+        e = Expr::call(Type::INT32, "if_then_else", vec![p, e, other], loopir::CallType::PureIntrinsic);
+    }
+    let provide = Stmt::provide("g", vec![e], vec![x()], ir::make_bool(true, 1));
+    let body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
+    serial("x", Expr::i32(0), Expr::i32(99), body)
 }
 
 /// B5 `fibonacci_dag`: `e_i = e_{i-1} + e_{i-2}`, `e_0 = e_1 = uint32(x)`, no lets.

@@ -66,12 +66,12 @@ fn square_let_chain_of_2000_is_linear() {
 }
 
 #[test]
-fn g02_nested_selects_over_a_shared_let_are_linear() {
+fn nested_arithmetic_selects_over_a_shared_let_are_linear() {
     let s = w::scope_x(0, 10);
-    let e = w::nested_selects(2000);
+    let e = w::nested_arithmetic_selects(2000);
     assert!(tree_size(&e) > 1 << 60, "the tree is exponential");
-    let small = expr_sizes(1000, w::nested_selects, &s);
-    let large = expr_sizes(2000, w::nested_selects, &s);
+    let small = expr_sizes(1000, w::nested_arithmetic_selects, &s);
+    let large = expr_sizes(2000, w::nested_arithmetic_selects, &s);
     assert!(large.1 <= 150 * 2000, "{large:?}");
     assert_linear("nested selects", small, large);
 }
@@ -171,6 +171,29 @@ fn g06_stencil_chain_of_512_is_linear() {
     let large = walk_work(w::stencil_chain, 512, false);
     assert!(large.1 <= 200 * 512, "{large:?}");
     assert_linear("stencil chain", walk_work(w::stencil_chain, 256, false), large);
+}
+
+#[test]
+fn g02_nested_select_calls_are_linear() {
+    for (name, make) in [
+        ("B3", w::nested_select_calls as fn(usize) -> loopir::Stmt),
+        ("B3b", w::nested_identical_select_calls),
+    ] {
+        // Spec G02: at N = 32 the printed ends and `used` predicate take at most 100·N bytes.
+        let ctx = Ctx::new();
+        let m = boxes_required(&ctx, &make(32), &Scope::new(), &FuncValueBounds::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text: usize = m
+            .values()
+            .map(|r| {
+                r.bounds.iter().map(|i| measure(&ctx, i).1).sum::<usize>()
+                    + r.used.as_ref().map_or(0, |u| print_cse(&ctx, u).len())
+            })
+            .sum();
+        assert!(text <= 100 * 32, "{name}: {text} bytes");
+        // B3b walked each branch of `select(p, E, E)` separately: 2^N.
+        assert_linear(name, walk_work(make, 64, false), walk_work(make, 128, false));
+    }
 }
 
 #[test]

@@ -420,18 +420,38 @@ impl Walk<'_> {
         let stage = &self.stages[s];
         let producing_key = producing.map(|p| (self.stages[p].func.as_ref(), self.stages[p].stage));
         let mut merged: Option<Region> = None;
+        let mut relevant_boxes = Vec::new();
         for ((consumer, k), b) in &stage.table {
             let fused = group.iter().any(|&g| {
-                Some(g) != producing && self.stages[g].func.as_ref() == consumer && self.stages[g].stage == *k
+                Some(g) != producing && self.stages[g].func == *consumer && self.stages[g].stage == *k
             });
             let relevant =
-                producing_key == Some((consumer.as_str(), *k)) || inner.contains(consumer.as_str()) || fused;
+                producing_key == Some((consumer.as_ref(), *k)) || inner.contains(consumer) || fused;
             if !relevant {
                 continue;
             }
+            relevant_boxes.push(b);
+        }
+        // A stage before the last whose dimensions are all pure takes every interval from
+        // the last stage (below), so its merged region only decides whether anything is
+        // defined and how many dimensions; merging the boxes themselves would be wasted,
+        // and it is what made many update stages quadratic (B13: each update consumes
+        // every earlier stage of its Func, so the k-th stage merges U - k boxes, each
+        // merge simplified in compat mode). Only the shape is tracked then, with the
+        // dimension check `merge_boxes` would make.
+        let shape_only = stage.stage < stage.last
+            && relevant_boxes.iter().all(|b| (0..b.dims()).all(|d| stage.always_pure.get(d) == Some(&true)));
+        for b in relevant_boxes {
             match merged.as_mut() {
+                Some(m) if shape_only => {
+                    if m.bounds.is_empty() {
+                        *m = Region::clone(b);
+                    } else if !b.bounds.is_empty() && m.dims() != b.dims() {
+                        return Err(BoundsError::BoxDimensions { a: m.dims(), b: b.dims() });
+                    }
+                }
                 Some(m) => merge_boxes(self.ctx, m, b)?,
-                None => merged = Some(b.clone()),
+                None => merged = Some(Region::clone(b)),
             }
         }
         let prefix = stage.prefix();

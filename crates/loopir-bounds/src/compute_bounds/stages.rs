@@ -1,7 +1,6 @@
 //! The stage list read from the text (spec §2.3.3, §2.3.4) and the consumer analysis
 //! (§2.1.3).
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind};
@@ -36,8 +35,14 @@ pub(super) struct Stage {
     pub exprs: Vec<(Expr, Expr)>,
     /// Per dimension: the argument is the pure variable in every update (§2.1.5 step 2).
     pub always_pure: Vec<bool>,
-    /// Boxes required of this stage, keyed by (consumer Func, consumer stage).
-    pub table: BTreeMap<(String, u32), Region>,
+    /// Boxes required of this stage, keyed by (consumer Func, consumer stage). A
+    /// consumer's box is shared by all the stages of the producing Func (an update stage
+    /// consumes every earlier stage of its Func, so there are O(U²) entries: they must be
+    /// cheap, no string or region copies). Sorted by key, one entry per key; built by
+    /// appending and sorted once at the end of the consumer analysis, where the entries
+    /// of one producer arrive mostly in key order already (a map's insertion was the
+    /// larger part of B13's time).
+    pub table: Vec<((Name, u32), Rc<Region>)>,
     /// Indices of consumer stages.
     pub consumers: Vec<usize>,
     /// Explicit bounds of the Func's schedule, in schedule order.
@@ -518,7 +523,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
                 rvars: Vec::new(),
                 exprs: Vec::new(),
                 always_pure: vec![false; args.len()],
-                table: BTreeMap::new(),
+                table: Vec::new(),
                 consumers: Vec::new(),
                 explicit: Vec::new(),
                 compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
@@ -617,7 +622,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
                 rvars,
                 exprs,
                 always_pure: always_pure.clone(),
-                table: BTreeMap::new(),
+                table: Vec::new(),
                 consumers: Vec::new(),
                 explicit: Vec::new(),
                 compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
@@ -707,6 +712,8 @@ pub(super) fn consumer_analysis(
             .flat_map(|v| v.iter().copied().take_while(|&p| p < c))
             .collect();
         producers.sort_unstable();
+        // One shared copy of each callee's box, with the always-true condition dropped.
+        let mut shared: FxHashMap<Name, Rc<Region>> = FxHashMap::default();
         for p in producers {
             let producer = &mut stages[p];
             let Some(b) = boxes.get(&producer.func) else { continue };
@@ -725,11 +732,14 @@ pub(super) fn consumer_analysis(
                     producer.func
                 )));
             }
-            let mut b = b.clone();
-            if b.used.as_ref().is_some_and(ir::is_const_true) {
-                b.used = None;
-            }
-            producer.table.insert((consumer_func.to_string(), consumer_stage), b);
+            let b = shared.entry(producer.func.clone()).or_insert_with(|| {
+                let mut b = b.clone();
+                if b.used.as_ref().is_some_and(ir::is_const_true) {
+                    b.used = None;
+                }
+                Rc::new(b)
+            });
+            producer.table.push(((consumer_func.clone(), consumer_stage), Rc::clone(b)));
             producer.consumers.push(c);
         }
     }
@@ -751,8 +761,21 @@ pub(super) fn consumer_analysis(
             bounds.push(Interval::new(min.clone(), ir::sub(ir::add(min, extent), Expr::i32(1))));
         }
         for stage in stages.iter_mut().filter(|s| s.func.as_ref() == o.func) {
-            stage.table.insert((o.func.clone(), stage.stage), Region::new(bounds.clone()));
+            stage.table.push(((loopir::name(&o.func), stage.stage), Rc::new(Region::new(bounds.clone()))));
         }
+    }
+    for stage in stages.iter_mut() {
+        // As a map would: ordered by key, a later entry replacing an earlier one with the
+        // same key (the stable sort keeps equal keys in insertion order; keep the last).
+        stage.table.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut deduped: Vec<((Name, u32), Rc<Region>)> = Vec::with_capacity(stage.table.len());
+        for entry in stage.table.drain(..) {
+            match deduped.last_mut() {
+                Some(last) if last.0 == entry.0 => *last = entry,
+                _ => deduped.push(entry),
+            }
+        }
+        stage.table = deduped;
     }
     Ok(has_extern_consumer)
 }
