@@ -5,6 +5,10 @@
 //!
 //! Run: `cargo bench -p loopir-bounds` (add `-- <group>` to pick one).
 
+/// The allocator the `loopir` command uses, so that timings match what users see.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use loopir_bounds::{
     Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,

@@ -3,6 +3,10 @@
 //! an argument picks the workloads whose name contains it (`... --example scaling -- B6`),
 //! a second one runs only that size, once (`-- B6 512`, for `perf` or `valgrind`).
 
+/// The allocator the `loopir` command uses, so that timings match what users see.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::Instant;
 
 use loopir_bounds::{

@@ -193,14 +193,15 @@ impl Walk<'_> {
 /// `s` with the access clamps of the clamping stage removed (see the module docs); the
 /// statement itself when there are none.
 pub fn undo_access_clamps(s: &Stmt, bounds: &FuncValueBounds) -> Stmt {
-    if bounds.is_empty() {
+    // The clamping stage only clamps with bounds finite on both ends.
+    if !bounds.values().any(Interval::is_bounded) {
         return s.clone();
     }
     Unclamp { bounds, memo: FxHashMap::default() }.mutate_stmt(s)
 }
 
 fn undo_clamps_in_expr(e: &Expr, bounds: &FuncValueBounds) -> Expr {
-    if bounds.is_empty() {
+    if !bounds.values().any(Interval::is_bounded) {
         return e.clone();
     }
     Unclamp { bounds, memo: FxHashMap::default() }.mutate_expr(e)
@@ -227,6 +228,10 @@ impl Unclamp<'_> {
 
 impl Mutator for Unclamp<'_> {
     fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        // Leaves never change; keeping them out of the memo keeps it small.
+        if e.children().is_empty() {
+            return e.clone();
+        }
         if let Some(r) = self.memo.get(&e.as_ptr()) {
             return r.clone();
         }
