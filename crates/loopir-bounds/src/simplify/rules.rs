@@ -121,6 +121,13 @@ impl Simplifier<'_, '_, '_> {
         if !is_int(ty) {
             return ir::add(a, b);
         }
+        // The reference's list, in its order; the hand-written rules below only see
+        // what it leaves alone.
+        let e = ir::add(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::add_rules(), &e, &context) {
+            return r;
+        }
         // Halide: x + y*(-1) → x - y;  x*(-1) + y → y - x (before its reassociations)
         if let Some((y, m)) = is_op(&b, BinOp::Mul)
             && ir::as_const_i128(m) == Some(-1)
@@ -297,6 +304,13 @@ impl Simplifier<'_, '_, '_> {
         }
         if !is_int(ty) {
             return ir::sub(a, b);
+        }
+        // The reference's list, in its order; the hand-written rules below only see
+        // what it leaves alone.
+        let e = ir::sub(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::sub_rules(), &e, &context) {
+            return r;
         }
         // x - x → 0
         if ir::equal(&a, &b) {
@@ -547,6 +561,13 @@ impl Simplifier<'_, '_, '_> {
         }
         if !is_int(ty) {
             return ir::mul(a, b);
+        }
+        // The reference's list, in its order; the hand-written rules below only see
+        // what it leaves alone.
+        let e = ir::mul(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::mul_rules(), &e, &context) {
+            return r;
         }
         if ir::is_const(&b) {
             // (x*c0)*c1 → x*fold(c0*c1)
