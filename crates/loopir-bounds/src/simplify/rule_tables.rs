@@ -1,5 +1,5 @@
 //! The reference's rule lists for operators whose output forms matter most to the
-//! oracle (min, max, `<`, division, addition, subtraction and multiplication), in its order and written in our notation ([`super::pattern`]).
+//! oracle (min, max, `<`, division, addition, subtraction, multiplication and modulo), in its order and written in our notation ([`super::pattern`]).
 //! Vector-only rules (ramps, broadcasts, shuffles) are left out: bounds are scalar.
 //! A rule whose right-hand side is `a` or `b` keeps that operand as it is.
 
@@ -3214,6 +3214,66 @@ pub(super) fn mul_rules() -> &'static [Rule] {
             Rule::when("max(x, y)*min(y, x)", "y*x", None, When::ALWAYS),
             Rule::when("x*select(y, 1, 0)", "select(y, x, 0)", None, When::ALWAYS),
             Rule::when("select(x, 1, 0)*y", "select(x, y, 0)", None, When::ALWAYS),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    })
+}
+
+/// The reference's Mod rules, in its order (its `-y` written `0 - y`, which is what it builds).
+pub(super) fn mod_rules() -> &'static [Rule] {
+    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        [
+            Rule::when("c0 % c1", "fold(c0 % c1)", None, When::ALWAYS),
+            Rule::when("0 % x", "0", None, When::ALWAYS),
+            Rule::when("x % x", "0", None, When::ALWAYS),
+            Rule::when("x % 0", "0", None, When::ALWAYS),
+            Rule::when("x % 1", "0", None, When::NOT_FLOAT),
+            Rule::when(
+                "(x*c0) % c1",
+                "(x*fold(c0 % c1)) % c1",
+                Some(|b| b.c(1) > 0 && (b.c(0) >= b.c(1) || b.c(0) < 0)),
+                When::NO_OVERFLOW_INT,
+            ),
+            Rule::when(
+                "(x + c0) % c1",
+                "(x + fold(c0 % c1)) % c1",
+                Some(|b| b.c(1) > 0 && (b.c(0) >= b.c(1) || b.c(0) < 0)),
+                When::NO_OVERFLOW_INT,
+            ),
+            Rule::when(
+                "(x*c0) % c1",
+                "(x % fold(c1/c0))*c0",
+                Some(|b| b.c(0) > 0 && rem(b.c(1), b.c(0)) == 0),
+                When::NO_OVERFLOW_INT,
+            ),
+            Rule::when(
+                "(x*c0 + y) % c1",
+                "y % c1",
+                Some(|b| rem(b.c(0), b.c(1)) == 0),
+                When::NO_OVERFLOW_INT,
+            ),
+            Rule::when(
+                "(y + x*c0) % c1",
+                "y % c1",
+                Some(|b| rem(b.c(0), b.c(1)) == 0),
+                When::NO_OVERFLOW_INT,
+            ),
+            Rule::when(
+                "(x*c0 - y) % c1",
+                "(0 - y) % c1",
+                Some(|b| rem(b.c(0), b.c(1)) == 0),
+                When::NO_OVERFLOW_INT,
+            ),
+            Rule::when(
+                "(y - x*c0) % c1",
+                "y % c1",
+                Some(|b| rem(b.c(0), b.c(1)) == 0),
+                When::NO_OVERFLOW_INT,
+            ),
+            Rule::when("(x - y) % 2", "(x + y) % 2", None, When::NO_OVERFLOW_INT),
         ]
         .into_iter()
         .flatten()

@@ -762,6 +762,13 @@ impl Simplifier<'_, '_, '_> {
         if let Some(v) = (ca % cb).as_single_point() {
             return ir::make_const(ty, v as i128);
         }
+        // The reference's list, in its order; the hand-written rules below only see
+        // what it leaves alone.
+        let e = ir::modulo(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::mod_rules(), &e, &context) {
+            return r;
+        }
         if let Some(c1) = ir::as_const_i128(&b)
             && c1 != 0
         {
