@@ -1,6 +1,7 @@
 // Random Add/Sub/Mul/Min/Max trees over x, y, z and a few constants, printed with
 // Halide's simplification: one "input<TAB>output" line each. See README.md.
-// A third argument `divmod` adds Div and Mod nodes (the default stream is unchanged).
+// A third argument `divmod` adds Div and Mod nodes, `eq` compares two trees with `==`
+// (the default stream is unchanged).
 #include "Halide.h"
 #include <iostream>
 #include <random>
@@ -32,7 +33,11 @@ int main(int argc, char **argv) {
     int n = atoi(argv[1]);
     divmod = argc > 3 && std::string(argv[3]) == "divmod";
     for (int i = 0; i < n; i++) {
-        Expr e = gen(argc > 2 ? atoi(argv[2]) : 4);
+        int d = argc > 2 ? atoi(argv[2]) : 4;
+        Expr e = gen(d);
+        if (argc > 3 && std::string(argv[3]) == "eq") {
+            e = EQ::make(e, gen(d));
+        }
         std::cout << e << "\t" << simplify(e) << "\n";
     }
 }

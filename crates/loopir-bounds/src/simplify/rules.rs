@@ -925,14 +925,24 @@ impl Simplifier<'_, '_, '_> {
                 if cd.as_single_point() == Some(0) {
                     return ir::make_bool(true, lanes);
                 }
-                // x + c0 == c1 → x == fold(c1 - c0)
-                if let (x, Some(c0)) = split_constant(&a)
-                    && ir::is_const(&b)
-                {
-                    let c = self.fold_consts(BinOp::Sub, &b, c0);
-                    return self.eq(x.clone(), c);
-                }
             }
+        }
+        // The reference orders the operands by node kind, then runs its list.
+        let (a, b) = if !ty.is_bool() && should_commute(&a, &b) { (b, a) } else { (a, b) };
+        if !ty.is_bool() {
+            let e = ir::eq(a.clone(), b.clone());
+            let context = pattern::Context { ty, denominator_non_zero: false };
+            if let Some(r) = pattern::apply_in(self, rule_tables::eq_rules(), &e, &context) {
+                return r;
+            }
+        }
+        // x + c0 == c1 → x == fold(c1 - c0)
+        if ir::no_overflow_int(ty)
+            && let (x, Some(c0)) = split_constant(&a)
+            && ir::is_const(&b)
+        {
+            let c = self.fold_consts(BinOp::Sub, &b, c0);
+            return self.eq(x.clone(), c);
         }
         if ty.is_bool() {
             // b == true → b; b == false → !b
