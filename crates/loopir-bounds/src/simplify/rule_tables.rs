@@ -1,5 +1,5 @@
 //! The reference's rule lists for operators whose output forms matter most to the
-//! oracle (min, max, `<`, division, addition, subtraction, multiplication, modulo and equality), in its order and written in our notation ([`super::pattern`]).
+//! oracle (min, max, `<`, division, addition, subtraction, multiplication, modulo, equality and negation), in its order and written in our notation ([`super::pattern`]).
 //! Vector-only rules (ramps, broadcasts, shuffles) are left out: bounds are scalar.
 //! A rule whose right-hand side is `a` or `b` keeps that operand as it is.
 
@@ -3671,6 +3671,22 @@ pub(super) fn eq_rules() -> &'static [Rule] {
                 Some(|b| rem(b.c(1), b.c(0)) == 0),
                 When::NO_OVERFLOW_INT,
             ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    })
+}
+
+/// The reference's Not rules that re-simplify (after its direct flips of comparisons), in its order.
+pub(super) fn not_rules() -> &'static [Rule] {
+    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        [
+            Rule::when("!(!x && y)", "x || !y", None, When::ALWAYS),
+            Rule::when("!(!x || y)", "x && !y", None, When::ALWAYS),
+            Rule::when("!(x && !y)", "!x || y", None, When::ALWAYS),
+            Rule::when("!(x || !y)", "!x && y", None, When::ALWAYS),
         ]
         .into_iter()
         .flatten()

@@ -1020,7 +1020,10 @@ impl Simplifier<'_, '_, '_> {
             ExprKind::Binary(BinOp::Le, x, y) => ir::lt(y.clone(), x.clone()), // !(x <= y) → y < x
             ExprKind::Binary(BinOp::Eq, x, y) => ir::ne(x.clone(), y.clone()),
             ExprKind::Binary(BinOp::Ne, x, y) => ir::eq(x.clone(), y.clone()),
-            _ => ir::not(a),
+            _ => {
+                let e = ir::not(a);
+                pattern::apply(self, rule_tables::not_rules(), &e).unwrap_or(e)
+            }
         }
     }
 
