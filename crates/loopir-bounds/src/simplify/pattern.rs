@@ -35,6 +35,10 @@ pub(super) enum Pat {
     Not(Box<Pat>),
     Select(Box<Pat>, Box<Pat>, Box<Pat>),
     Fold(Box<Pat>),
+    /// `neg(x)`: the simplified negation of what name `x` already matched (`x < y`
+    /// against `y <= x`, `x == y` against `x != y` either way round, `!x` against `x`, and
+    /// anything else against `!x`), as the reference's `neg` matcher.
+    Neg(usize),
 }
 
 /// What the names of a rule matched.
@@ -234,7 +238,32 @@ fn shape_matches(p: &Pat, e: &Expr) -> bool {
             ExprKind::Select(c, t, f) => shape_matches(pc, c) && shape_matches(pt, t) && shape_matches(pf, f),
             _ => false,
         },
+        Pat::Neg(_) => true,
         Pat::Fold(_) | Pat::Operand(_) => false,
+    }
+}
+
+/// Whether `e` is the simplified negation of `bound` (see [`Pat::Neg`]).
+fn is_negation(e: &Expr, bound: &Expr) -> bool {
+    let flipped = |op: BinOp| match (bound.kind(), e.kind()) {
+        (ExprKind::Binary(_, p, q), ExprKind::Binary(o, r, t)) if *o == op => Some((p, q, r, t)),
+        _ => None,
+    };
+    match bound.kind() {
+        ExprKind::Binary(BinOp::Eq, ..) => flipped(BinOp::Ne).is_some_and(|(p, q, r, t)| {
+            (ir::equal(p, r) && ir::equal(q, t)) || (ir::equal(p, t) && ir::equal(q, r))
+        }),
+        ExprKind::Binary(BinOp::Ne, ..) => flipped(BinOp::Eq).is_some_and(|(p, q, r, t)| {
+            (ir::equal(p, r) && ir::equal(q, t)) || (ir::equal(p, t) && ir::equal(q, r))
+        }),
+        ExprKind::Binary(BinOp::Lt, ..) => {
+            flipped(BinOp::Le).is_some_and(|(p, q, r, t)| ir::equal(r, q) && ir::equal(t, p))
+        }
+        ExprKind::Binary(BinOp::Le, ..) => {
+            flipped(BinOp::Lt).is_some_and(|(p, q, r, t)| ir::equal(r, q) && ir::equal(t, p))
+        }
+        ExprKind::Not(x) => ir::equal(e, x),
+        _ => matches!(e.kind(), ExprKind::Not(x) if ir::equal(x, bound)),
     }
 }
 
@@ -278,6 +307,8 @@ fn matches(p: &Pat, e: &Expr, b: &mut Bindings) -> bool {
             ExprKind::Select(c, t, f) => matches(pc, c, b) && matches(pt, t, b) && matches(pf, f, b),
             _ => false,
         },
+        // The reference requires the name to be bound already (it comes first).
+        Pat::Neg(i) => b.wild[*i].as_ref().is_some_and(|bound| is_negation(e, bound)),
         Pat::Fold(_) | Pat::Operand(_) => false,
     }
 }
@@ -288,6 +319,7 @@ fn type_of(p: &Pat, b: &Bindings) -> Option<Type> {
         Pat::Wild(i) => b.wild[*i].as_ref().map(Expr::ty),
         Pat::Const(i) => b.constant[*i].as_ref().map(Expr::ty),
         Pat::Lit(_) | Pat::Operand(_) => None,
+        Pat::Neg(_) => Some(Type::BOOL),
         Pat::Bool(_) | Pat::Not(_) => Some(Type::BOOL),
         Pat::Bin(op, x, y) => {
             if is_comparison(*op) || matches!(op, BinOp::And | BinOp::Or) {
@@ -320,6 +352,10 @@ fn build_node(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, root: &Expr
         Pat::Lit(v) => ir::make_const(want, i128::from(*v)),
         Pat::Bool(v) => ir::make_bool(*v, want.lanes()),
         Pat::Fold(x) => go(s, x, want),
+        Pat::Neg(i) => {
+            let x = b.wild[*i].clone().unwrap_or_else(|| ir::make_bool(true, want.lanes()));
+            s.not(x)
+        }
         Pat::Not(x) => {
             let a = go(s, x, want);
             s.not(a)
@@ -516,6 +552,10 @@ impl Parser {
                         let mut a = self.args(1)?.into_iter();
                         Some(Pat::Fold(Box::new(a.next()?)))
                     }
+                    "neg" => match self.args(1)?.as_slice() {
+                        [Pat::Wild(i)] => Some(Pat::Neg(*i)),
+                        _ => None,
+                    },
                     _ => None,
                 }
             }

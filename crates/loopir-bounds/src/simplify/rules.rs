@@ -975,6 +975,13 @@ impl Simplifier<'_, '_, '_> {
         if should_commute(&a, &b) {
             return self.and_or(op, b, a);
         }
+        // The reference's list, in its order; the hand-written rules below only see
+        // what it leaves alone.
+        let e = ir::binary(op, a.clone(), b.clone());
+        let rules = if is_and { rule_tables::and_rules() } else { rule_tables::or_rules() };
+        if let Some(r) = pattern::apply(self, rules, &e) {
+            return r;
+        }
         // x && x → x
         if ir::equal(&a, &b) {
             return a;
