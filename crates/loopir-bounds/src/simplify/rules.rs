@@ -57,11 +57,6 @@ impl Simplifier<'_, '_, '_> {
         }
     }
 
-    /// `c0 op c1` folded, as an expression of `a`'s type (used for constant parts).
-    fn fold_consts(&self, op: BinOp, a: &Expr, b: &Expr) -> Expr {
-        self.fold(op, a, b).unwrap_or_else(|| ir::binary(op, a.clone(), b.clone()))
-    }
-
     /// Applies the rules of `op` to simplified operands.
     pub fn binary(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
         if let Some(r) = self.fold(op, &a, &b) {
@@ -284,36 +279,13 @@ impl Simplifier<'_, '_, '_> {
         if let Some(v) = (ca % cb).as_single_point() {
             return ir::make_const(ty, v as i128);
         }
-        // The reference's list, in its order; the hand-written rules below only see
-        // what it leaves alone.
+        // The reference's list, in its order.
         let e = ir::modulo(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
         if let Some(r) = pattern::apply_in(self, rule_tables::mod_rules(), &e, &context) {
             return r;
         }
-        if let Some(c1) = ir::as_const_i128(&b)
-            && c1 != 0
-        {
-            // (x*c0) % c1 → 0 when c1 divides c0
-            if let Some((_, c0)) = is_op(&a, BinOp::Mul)
-                && ir::as_const_i128(c0).is_some_and(|v| v % c1 == 0)
-            {
-                return ir::zero(ty);
-            }
-            // (x*c0 + y) % c1 → y % c1 when c1 divides c0;  (y + c0) % c1 likewise
-            if let Some((m, y)) = is_op(&a, BinOp::Add) {
-                let drop_left = is_op(m, BinOp::Mul)
-                    .and_then(|(_, c0)| ir::as_const_i128(c0))
-                    .is_some_and(|v| v % c1 == 0);
-                if drop_left {
-                    return self.modulo(y.clone(), b.clone());
-                }
-                if ir::as_const_i128(y).is_some_and(|v| v % c1 == 0) {
-                    return self.modulo(m.clone(), b.clone());
-                }
-            }
-        }
-        ir::modulo(a, b)
+        e
     }
 
     /// `min(a, b)` or `max(a, b)`: the reference's early outs (constants, ranges that
@@ -449,31 +421,19 @@ impl Simplifier<'_, '_, '_> {
                 }
             }
         }
-        // The reference orders the operands by node kind, then runs its list.
-        let (a, b) = if !ty.is_bool() && should_commute(&a, &b) { (b, a) } else { (a, b) };
         if !ty.is_bool() {
-            let e = ir::eq(a.clone(), b.clone());
+            // The reference orders the operands by node kind, then runs its list.
+            let (a, b) = if should_commute(&a, &b) { (b, a) } else { (a, b) };
+            let e = ir::eq(a, b);
             let context = pattern::Context { ty, denominator_non_zero: false };
-            if let Some(r) = pattern::apply_in(self, rule_tables::eq_rules(), &e, &context) {
-                return r;
-            }
+            return pattern::apply_in(self, rule_tables::eq_rules(), &e, &context).unwrap_or(e);
         }
-        // x + c0 == c1 → x == fold(c1 - c0)
-        if ir::no_overflow_int(ty)
-            && let (x, Some(c0)) = split_constant(&a)
-            && ir::is_const(&b)
-        {
-            let c = self.fold_consts(BinOp::Sub, &b, c0);
-            return self.eq(x.clone(), c);
+        // Booleans: b == true → b; b == false → !b
+        if ir::is_const_true(&b) {
+            return a;
         }
-        if ty.is_bool() {
-            // b == true → b; b == false → !b
-            if ir::is_const_true(&b) {
-                return a;
-            }
-            if ir::is_const_false(&b) {
-                return self.not(a);
-            }
+        if ir::is_const_false(&b) {
+            return self.not(a);
         }
         if ir::is_const(&a) && !ir::is_const(&b) {
             return ir::eq(b, a);
@@ -484,7 +444,6 @@ impl Simplifier<'_, '_, '_> {
     /// `a && b` or `a || b`.
     pub fn and_or(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
         let is_and = op == BinOp::And;
-        let lanes = a.ty().lanes();
         // Absorbing and neutral constants.
         for (x, y) in [(&a, &b), (&b, &a)] {
             if ir::is_const_true(x) {
@@ -497,41 +456,13 @@ impl Simplifier<'_, '_, '_> {
         if should_commute(&a, &b) {
             return self.and_or(op, b, a);
         }
-        // The reference's list, in its order; the hand-written rules below only see
-        // what it leaves alone.
+        // The reference's list, in its order.
         let e = ir::binary(op, a.clone(), b.clone());
         let rules = if is_and { rule_tables::and_rules() } else { rule_tables::or_rules() };
         if let Some(r) = pattern::apply(self, rules, &e) {
             return r;
         }
-        // x && x → x
-        if ir::equal(&a, &b) {
-            return a;
-        }
-        // x && !x → false;  x || !x → true
-        let negates = |p: &Expr, q: &Expr| matches!(q.kind(), ExprKind::Not(n) if ir::equal(n, p));
-        if negates(&a, &b) || negates(&b, &a) {
-            return ir::make_bool(!is_and, lanes);
-        }
-        // x && (x || y) → x;  x || (x && y) → x
-        let dual = if is_and { BinOp::Or } else { BinOp::And };
-        for (x, y) in [(&a, &b), (&b, &a)] {
-            if let Some((p, q)) = is_op(y, dual)
-                && (ir::equal(p, x) || ir::equal(q, x))
-            {
-                return x.clone();
-            }
-        }
-        // (p && c) || (p && !c) → p, in any operand order (and the mirror for &&).
-        if let (Some((p1, q1)), Some((p2, q2))) = (is_op(&a, dual), is_op(&b, dual)) {
-            let combos = [(p1, q1, p2, q2), (p1, q1, q2, p2), (q1, p1, p2, q2), (q1, p1, q2, p2)];
-            for (p, c, pp, cc) in combos {
-                if ir::equal(p, pp) && (negates(c, cc) || negates(cc, c)) {
-                    return p.clone();
-                }
-            }
-        }
-        ir::binary(op, a, b)
+        e
     }
 
     /// `!a`.
