@@ -1968,6 +1968,13 @@ pub(super) fn div_rules() -> &'static [Rule] {
                 Some(|b| rem(b.c(0), b.c(1)) == 0),
                 When::NO_OVERFLOW | When::NO_OVERFLOW_INT,
             ),
+            // (The converter had skipped this one: its condition adds to a constant.)
+            Rule::when(
+                "(c0 - x)/c1",
+                "fold(c0/c1) - x/c1",
+                Some(|b| rem(b.c(0) + 1, b.c(1)) == 0),
+                When::NO_OVERFLOW | When::NO_OVERFLOW_INT,
+            ),
             Rule::when("(x + y)/x", "y/x + 1", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
             Rule::when("(y + x)/x", "y/x + 1", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
             Rule::when("(x - y)/x", "(-y)/x + 1", None, When::DENOMINATOR_NON_ZERO | When::NO_OVERFLOW),
