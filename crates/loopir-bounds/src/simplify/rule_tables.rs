@@ -1779,6 +1779,13 @@ pub(super) fn div_rules() -> &'static [Rule] {
                 Some(|b| b.c(0) > 0 && b.c(2) > 0 && fits(b.c(0) * b.c(2)) && fits(b.c(0) * b.c(1))),
                 When::NO_OVERFLOW,
             ),
+            // (The converter had skipped this one: its condition divides constants.)
+            Rule::when(
+                "(x*c0)/c1",
+                "x/fold(c1/c0)",
+                Some(|b| b.c(0) > 0 && rem(b.c(1), b.c(0)) == 0 && b.c(1) / b.c(0) != 0),
+                When::NO_OVERFLOW,
+            ),
             Rule::when(
                 "(x*c0)/c1",
                 "x*fold(c0/c1)",
