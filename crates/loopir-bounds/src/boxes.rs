@@ -272,10 +272,11 @@ mod tests {
         assert_eq!(merged(&a, &b), "{[select((uint1)p, 0, 10), select((uint1)p, 9, 19)]}");
         let bq = Region { used: Some(q()), ..r1(c(10), c(19)) };
         // Three-way selects, which the simplifier folds (`select(x, y, select(z, y, w))
-        // → select(x || z, y, w)` and its mirror).
+        // → select(x || z, y, w)` and its mirror); then the reference's
+        // `x || (neg(x) && y) → x || y`.
         assert_eq!(
             merged(&a, &bq),
-            "{[select((uint1)p, 0, 10), select(!(uint1)p || ((uint1)p && (uint1)q), 19, 9)]} if (uint1)p || (uint1)q"
+            "{[select((uint1)p, 0, 10), select(!(uint1)p || (uint1)q, 19, 9)]} if (uint1)p || (uint1)q"
         );
         let inf = Region::new(vec![Interval::new(c(0), Bound::PosInf)]);
         assert_eq!(merged(&r1(c(0), c(9)), &inf), "{[0, pos_inf]}");

@@ -148,7 +148,7 @@ fn classify(dir: &Path) -> Result<Outcome, String> {
 
 /// (exact, equivalent) over the corpus; no case may differ or fail except those in
 /// [`KNOWN_DIFFERENCES`]. A change of either count (better or worse) must update this.
-const PINNED: (usize, usize) = (40, 20);
+const PINNED: (usize, usize) = (44, 16);
 
 /// Cases that differ from the reference, each with what differs. A listed case that stops
 /// differing fails the test too (remove it here).

@@ -35,6 +35,10 @@ pub(super) enum Pat {
     Not(Box<Pat>),
     Select(Box<Pat>, Box<Pat>, Box<Pat>),
     Fold(Box<Pat>),
+    /// `neg(x)`: the simplified negation of what name `x` already matched (`x < y`
+    /// against `y <= x`, `x == y` against `x != y` either way round, `!x` against `x`, and
+    /// anything else against `!x`), as the reference's `neg` matcher.
+    Neg(usize),
 }
 
 /// What the names of a rule matched.
@@ -101,6 +105,7 @@ impl When {
     pub const UINT: When = When(64);
     /// The denominator of a division is known not to be zero.
     pub const DENOMINATOR_NON_ZERO: When = When(128);
+    pub const NOT_UINT: When = When(256);
 }
 
 impl std::ops::BitOr for When {
@@ -119,6 +124,11 @@ pub(super) struct Context {
 }
 
 impl Context {
+    /// The flags of [`When`] that hold here, as one mask (computed once per rule list).
+    fn mask(&self) -> u16 {
+        (0..16).map(|bit| When(1 << bit)).filter(|flag| self.allows(*flag)).fold(0, |m, f| m | f.0)
+    }
+
     fn allows(&self, when: When) -> bool {
         let ty = self.ty;
         let checks = [
@@ -130,6 +140,7 @@ impl Context {
             (When::NOT_FLOAT, !ty.is_float()),
             (When::UINT, ty.is_uint()),
             (When::DENOMINATOR_NON_ZERO, self.denominator_non_zero),
+            (When::NOT_UINT, !ty.is_uint()),
         ];
         checks.iter().all(|(flag, holds)| when.0 & flag.0 == 0 || *holds)
     }
@@ -140,6 +151,9 @@ pub(super) struct Rule {
     lhs: Pat,
     rhs: Pat,
     guard: Option<Guard>,
+    /// A condition the reference checks with `can_prove`: built from the bindings through
+    /// the simplifier, the rule applies when it comes back as `true`.
+    proved: Option<Pat>,
     when: When,
 }
 
@@ -152,8 +166,22 @@ impl Rule {
 
     /// As [`Rule::new`], for the types (and facts) `when` allows.
     pub fn when(lhs: &str, rhs: &str, guard: Option<Guard>, when: When) -> Option<Rule> {
-        let parsed = parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule { lhs, rhs, guard, when });
+        let parsed =
+            parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule { lhs, rhs, guard, proved: None, when });
         debug_assert!(parsed.is_some(), "malformed rule {lhs} -> {rhs}");
+        parsed
+    }
+
+    /// As [`Rule::when`], for a rule the reference guards with `can_prove(cond)`.
+    pub fn proved(lhs: &str, rhs: &str, cond: &str, when: When) -> Option<Rule> {
+        let parsed = parse(lhs).zip(parse(rhs)).zip(parse(cond)).map(|((lhs, rhs), cond)| Rule {
+            lhs,
+            rhs,
+            guard: None,
+            proved: Some(cond),
+            when,
+        });
+        debug_assert!(parsed.is_some(), "malformed rule {lhs} -> {rhs} if {cond}");
         parsed
     }
 }
@@ -171,16 +199,72 @@ pub(super) fn apply_in(
     e: &Expr,
     context: &Context,
 ) -> Option<Expr> {
+    let allowed = context.mask();
     for rule in rules {
-        if !context.allows(rule.when) {
+        // Most rules fail on the shape of `e` alone: checking it first spares building
+        // and dropping bindings for them.
+        if rule.when.0 & !allowed != 0 || !shape_matches(&rule.lhs, e) {
             continue;
         }
         let mut b = Bindings::default();
-        if matches(&rule.lhs, e, &mut b) && rule.guard.is_none_or(|g| g(&b)) {
+        if matches(&rule.lhs, e, &mut b)
+            && rule.guard.is_none_or(|g| g(&b))
+            && rule.proved.as_ref().is_none_or(|c| {
+                let cond = build(s, c, &b, e, Type::BOOL.with_lanes(e.ty().lanes()));
+                ir::is_const_true(&cond)
+            })
+        {
             return Some(build(s, &rule.rhs, &b, e, e.ty()));
         }
     }
     None
+}
+
+/// Whether `e` has the node kinds, operators and literals of `p` (names match anything,
+/// constant names any constant): a necessary condition for [`matches`].
+fn shape_matches(p: &Pat, e: &Expr) -> bool {
+    match p {
+        Pat::Wild(_) | Pat::Bool(_) => true,
+        Pat::Const(_) | Pat::Lit(_) => ir::is_const(e),
+        Pat::Bin(op, pa, pb) => match e.kind() {
+            ExprKind::Binary(o, a, c) if o == op => shape_matches(pa, a) && shape_matches(pb, c),
+            _ => false,
+        },
+        Pat::Not(pa) => match e.kind() {
+            ExprKind::Not(a) => shape_matches(pa, a),
+            _ => false,
+        },
+        Pat::Select(pc, pt, pf) => match e.kind() {
+            ExprKind::Select(c, t, f) => shape_matches(pc, c) && shape_matches(pt, t) && shape_matches(pf, f),
+            _ => false,
+        },
+        Pat::Neg(_) => true,
+        Pat::Fold(_) | Pat::Operand(_) => false,
+    }
+}
+
+/// Whether `e` is the simplified negation of `bound` (see [`Pat::Neg`]).
+fn is_negation(e: &Expr, bound: &Expr) -> bool {
+    let flipped = |op: BinOp| match (bound.kind(), e.kind()) {
+        (ExprKind::Binary(_, p, q), ExprKind::Binary(o, r, t)) if *o == op => Some((p, q, r, t)),
+        _ => None,
+    };
+    match bound.kind() {
+        ExprKind::Binary(BinOp::Eq, ..) => flipped(BinOp::Ne).is_some_and(|(p, q, r, t)| {
+            (ir::equal(p, r) && ir::equal(q, t)) || (ir::equal(p, t) && ir::equal(q, r))
+        }),
+        ExprKind::Binary(BinOp::Ne, ..) => flipped(BinOp::Eq).is_some_and(|(p, q, r, t)| {
+            (ir::equal(p, r) && ir::equal(q, t)) || (ir::equal(p, t) && ir::equal(q, r))
+        }),
+        ExprKind::Binary(BinOp::Lt, ..) => {
+            flipped(BinOp::Le).is_some_and(|(p, q, r, t)| ir::equal(r, q) && ir::equal(t, p))
+        }
+        ExprKind::Binary(BinOp::Le, ..) => {
+            flipped(BinOp::Lt).is_some_and(|(p, q, r, t)| ir::equal(r, q) && ir::equal(t, p))
+        }
+        ExprKind::Not(x) => ir::equal(e, x),
+        _ => matches!(e.kind(), ExprKind::Not(x) if ir::equal(x, bound)),
+    }
 }
 
 fn matches(p: &Pat, e: &Expr, b: &mut Bindings) -> bool {
@@ -223,6 +307,8 @@ fn matches(p: &Pat, e: &Expr, b: &mut Bindings) -> bool {
             ExprKind::Select(c, t, f) => matches(pc, c, b) && matches(pt, t, b) && matches(pf, f, b),
             _ => false,
         },
+        // The reference requires the name to be bound already (it comes first).
+        Pat::Neg(i) => b.wild[*i].as_ref().is_some_and(|bound| is_negation(e, bound)),
         Pat::Fold(_) | Pat::Operand(_) => false,
     }
 }
@@ -233,6 +319,7 @@ fn type_of(p: &Pat, b: &Bindings) -> Option<Type> {
         Pat::Wild(i) => b.wild[*i].as_ref().map(Expr::ty),
         Pat::Const(i) => b.constant[*i].as_ref().map(Expr::ty),
         Pat::Lit(_) | Pat::Operand(_) => None,
+        Pat::Neg(_) => Some(Type::BOOL),
         Pat::Bool(_) | Pat::Not(_) => Some(Type::BOOL),
         Pat::Bin(op, x, y) => {
             if is_comparison(*op) || matches!(op, BinOp::And | BinOp::Or) {
@@ -265,6 +352,10 @@ fn build_node(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, root: &Expr
         Pat::Lit(v) => ir::make_const(want, i128::from(*v)),
         Pat::Bool(v) => ir::make_bool(*v, want.lanes()),
         Pat::Fold(x) => go(s, x, want),
+        Pat::Neg(i) => {
+            let x = b.wild[*i].clone().unwrap_or_else(|| ir::make_bool(true, want.lanes()));
+            s.not(x)
+        }
         Pat::Not(x) => {
             let a = go(s, x, want);
             s.not(a)
@@ -461,6 +552,10 @@ impl Parser {
                         let mut a = self.args(1)?.into_iter();
                         Some(Pat::Fold(Box::new(a.next()?)))
                     }
+                    "neg" => match self.args(1)?.as_slice() {
+                        [Pat::Wild(i)] => Some(Pat::Neg(*i)),
+                        _ => None,
+                    },
                     _ => None,
                 }
             }

@@ -35,25 +35,6 @@ fn split_constant(e: &Expr) -> (&Expr, Option<&Expr>) {
     }
 }
 
-/// If `m` is `((x + c0)/c1)*c1` (or `(x/c1)*c1`) for `x` equal to `base` and a positive
-/// constant `c1`, returns `(x + c0, c0, c1)`.
-fn round_to_multiple(m: &Expr, base: &Expr) -> Option<(Expr, Expr, Expr)> {
-    let (q, c1) = is_op(m, BinOp::Mul)?;
-    let (y, d) = is_op(q, BinOp::Div)?;
-    if !ir::is_positive_const(c1) || !ir::equal(c1, d) || !ir::no_overflow_int(m.ty()) {
-        return None;
-    }
-    let (x, c0) = match split_constant(y) {
-        (x, Some(c0)) => (x, c0.clone()),
-        (x, None) => (x, ir::zero(m.ty())),
-    };
-    ir::equal(x, base).then(|| (y.clone(), c0, c1.clone()))
-}
-
-fn other_op(op: BinOp) -> BinOp {
-    if op == BinOp::Min { BinOp::Max } else { BinOp::Min }
-}
-
 /// `likely(x)` or `likely_if_innermost(x)` → `x`; anything else unchanged.
 fn strip_likely(e: Expr) -> Expr {
     match ir::intrinsic_name(&e) {
@@ -74,11 +55,6 @@ impl Simplifier<'_, '_, '_> {
             Folded::Value(c) => Some(ir::make_const_value(ty, c)),
             Folded::Overflow => Some(self.folded(ty, Folded::Overflow)),
         }
-    }
-
-    /// `c0 op c1` folded, as an expression of `a`'s type (used for constant parts).
-    fn fold_consts(&self, op: BinOp, a: &Expr, b: &Expr) -> Expr {
-        self.fold(op, a, b).unwrap_or_else(|| ir::binary(op, a.clone(), b.clone()))
     }
 
     /// Applies the rules of `op` to simplified operands.
@@ -121,169 +97,13 @@ impl Simplifier<'_, '_, '_> {
         if !is_int(ty) {
             return ir::add(a, b);
         }
-        // Halide: x + y*(-1) → x - y;  x*(-1) + y → y - x (before its reassociations)
-        if let Some((y, m)) = is_op(&b, BinOp::Mul)
-            && ir::as_const_i128(m) == Some(-1)
-        {
-            return self.sub(a.clone(), y.clone());
-        }
-        if let Some((x, m)) = is_op(&a, BinOp::Mul)
-            && ir::as_const_i128(m) == Some(-1)
-        {
-            return self.sub(b.clone(), x.clone());
-        }
-        // (x + c0) + c1 → x + fold(c0 + c1)
-        if let (x, Some(c0)) = split_constant(&a) {
-            if ir::is_const(&b) {
-                let c = self.fold_consts(BinOp::Add, c0, &b);
-                return self.add(x.clone(), c);
-            }
-            // (x + c0) + y → (x + y) + c0
-            let xy = self.add(x.clone(), b.clone());
-            return self.add(xy, c0.clone());
-        }
-        // x + (y + c0) → (x + y) + c0
-        if let (y, Some(c0)) = split_constant(&b) {
-            let xy = self.add(a.clone(), y.clone());
-            return self.add(xy, c0.clone());
-        }
-        // (x - y) + y → x
-        if let Some((x, y)) = is_op(&a, BinOp::Sub)
-            && ir::equal(y, &b)
-        {
-            return x.clone();
-        }
-        // x + (y - x) → y
-        if let Some((y, x)) = is_op(&b, BinOp::Sub)
-            && ir::equal(x, &a)
-        {
-            return y.clone();
-        }
-        // (c0 - x) + c1 → fold(c0 + c1) - x
-        if let Some((c0, x)) = is_op(&a, BinOp::Sub)
-            && ir::is_const(c0)
-            && ir::is_const(&b)
-        {
-            let c = self.fold_consts(BinOp::Add, c0, &b);
-            return self.sub(c, x.clone());
-        }
-        // (c0 - x) + y → (y - x) + c0
-        if let Some((c0, x)) = is_op(&a, BinOp::Sub)
-            && ir::is_const(c0)
-        {
-            let yx = self.sub(b.clone(), x.clone());
-            return self.add(yx, c0.clone());
-        }
-        // x + (c0 - y) → (x - y) + c0
-        if let Some((c0, y)) = is_op(&b, BinOp::Sub)
-            && ir::is_const(c0)
-        {
-            let xy = self.sub(a.clone(), y.clone());
-            return self.add(xy, c0.clone());
-        }
-        // (x - y) + (y - z) → x - z;  (x - y) + (z - x) → z - y
-        if let (Some((x, y)), Some((p, q))) = (is_op(&a, BinOp::Sub), is_op(&b, BinOp::Sub)) {
-            if ir::equal(y, p) {
-                return self.sub(x.clone(), q.clone());
-            }
-            if ir::equal(x, q) {
-                return self.sub(p.clone(), y.clone());
-            }
-        }
-        // ((c0 - x) - y) + c1 → (fold(c0 + c1) - y) - x
-        if ir::is_const(&b)
-            && let Some((p, y)) = is_op(&a, BinOp::Sub)
-            && let Some((c0, x)) = is_op(p, BinOp::Sub)
-            && ir::is_const(c0)
-        {
-            let c = self.fold_consts(BinOp::Add, c0, &b);
-            let cy = self.sub(c, y.clone());
-            return self.sub(cy, x.clone());
-        }
-        // x + x → x*2
-        if ir::equal(&a, &b) {
-            return self.mul(a, ir::make_const(ty, 2));
-        }
-        // x*c0 + x*c1 → x*fold(c0 + c1)
-        if let Some((x, c0)) = is_op(&a, BinOp::Mul)
-            && ir::is_const(c0)
-            && let Some((y, c1)) = is_op(&b, BinOp::Mul)
-            && ir::is_const(c1)
-            && ir::equal(x, y)
-        {
-            let c = self.fold_consts(BinOp::Add, c0, c1);
-            return self.mul(x.clone(), c);
-        }
-        // Halide's no-overflow factoring rules: x + x*y → x*(y + 1);  x + y*x → (y + 1)*x;
-        // x*y + x → x*(y + 1);  y*x + x → (y + 1)*x (x not a constant)
-        if ir::no_overflow(ty) {
-            if let Some((x, y)) = is_op(&b, BinOp::Mul) {
-                if ir::equal(x, &a) {
-                    let s1 = self.add(y.clone(), ir::one(ty));
-                    return self.mul(a, s1);
-                }
-                if ir::equal(y, &a) {
-                    let s1 = self.add(x.clone(), ir::one(ty));
-                    return self.mul(s1, a);
-                }
-            }
-            if let Some((x, y)) = is_op(&a, BinOp::Mul) {
-                if ir::equal(x, &b) {
-                    let s1 = self.add(y.clone(), ir::one(ty));
-                    return self.mul(b, s1);
-                }
-                if ir::equal(y, &b) && !ir::is_const(&b) {
-                    let s1 = self.add(x.clone(), ir::one(ty));
-                    return self.mul(s1, b);
-                }
-            }
-        }
-        if ir::no_overflow(ty)
-            && let Some(r) = self.add_into_min_max(&a, &b)
-        {
+        // The reference's list, in its order.
+        let e = ir::add(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::add_rules(), &e, &context) {
             return r;
         }
-        ir::add(a, b)
-    }
-
-    /// A term added to a min/max that cancels against one of its operands moves inside:
-    ///
-    /// * `min(x, y - z) + z → min(x + z, y)`, `min(y - z, x) + z → min(y, x + z)`;
-    /// * `min(x, y + c0) + c1 → min(x + c1, y)` and `min(y + c0, x) + c1 → min(y, x + c1)`
-    ///   when `c0 + c1 == 0`;
-    ///
-    /// and the same for max. The operand that cancels loses its term; the other one
-    /// gains it (this is how Halide keeps `min(((v/8)*8 + m) + 7, M)` rather than
-    /// `min((v/8)*8 + m, M + -7) + 7`).
-    fn add_into_min_max(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
-        let (op, p, q) = match bin(a) {
-            Some((op @ (BinOp::Min | BinOp::Max), p, q)) => (op, p, q),
-            _ => return None,
-        };
-        // Does `e` lose `b` when `b` is added to it? Returns what remains.
-        let cancels = |e: &Expr| -> Option<Expr> {
-            if let Some((y, z)) = is_op(e, BinOp::Sub)
-                && ir::equal(z, b)
-            {
-                return Some(y.clone());
-            }
-            if let (y, Some(c0)) = split_constant(e)
-                && let (Some(c0), Some(c1)) = (ir::as_const_i128(c0), ir::as_const_i128(b))
-                && c0.checked_add(c1) == Some(0)
-            {
-                return Some(y.clone());
-            }
-            None
-        };
-        if let Some(y) = cancels(q) {
-            let xb = self.add(p.clone(), b.clone());
-            return Some(self.min_max(op, xb, y));
-        }
-        if let Some(y) = cancels(p) {
-            let xb = self.add(q.clone(), b.clone());
-            return Some(self.min_max(op, y, xb));
-        }
-        None
+        e
     }
 
     /// `a - b`.
@@ -298,235 +118,13 @@ impl Simplifier<'_, '_, '_> {
         if !is_int(ty) {
             return ir::sub(a, b);
         }
-        // x - x → 0
-        if ir::equal(&a, &b) {
-            return ir::zero(ty);
+        // The reference's list, in its order.
+        let e = ir::sub(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::sub_rules(), &e, &context) {
+            return r;
         }
-        // x - c0 → x + fold(-c0)
-        if ty.is_int() && ir::is_const(&b) {
-            let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), &b);
-            if ir::is_const(&neg) {
-                return self.add(a, neg);
-            }
-        }
-        // (x + y) - x → y;  (x + y) - y → x
-        if let Some((x, y)) = is_op(&a, BinOp::Add) {
-            if ir::equal(x, &b) {
-                return y.clone();
-            }
-            if ir::equal(y, &b) {
-                return x.clone();
-            }
-        }
-        // x - (x + y) → 0 - y;  y - (x + y) → 0 - x
-        if let Some((x, y)) = is_op(&b, BinOp::Add) {
-            if ir::equal(x, &a) {
-                return self.sub(ir::zero(ty), y.clone());
-            }
-            if ir::equal(y, &a) {
-                return self.sub(ir::zero(ty), x.clone());
-            }
-        }
-        // (c0 - x) - (y + c1) → fold(c0 - c1) - (x + y);
-        // (c0 - x) - (c1 - y) → (y - x) + fold(c0 - c1)
-        if let Some((c0, x)) = is_op(&a, BinOp::Sub)
-            && ir::is_const(c0)
-        {
-            if let (y, Some(c1)) = split_constant(&b) {
-                let c = self.fold_consts(BinOp::Sub, c0, c1);
-                let xy = self.add(x.clone(), y.clone());
-                return self.sub(c, xy);
-            }
-            if let Some((c1, y)) = is_op(&b, BinOp::Sub)
-                && ir::is_const(c1)
-            {
-                let d = self.sub(y.clone(), x.clone());
-                let c = self.fold_consts(BinOp::Sub, c0, c1);
-                return self.add(d, c);
-            }
-        }
-        match (split_constant(&a), split_constant(&b)) {
-            // (x + c0) - (y + c1) → (x - y) + fold(c0 - c1)
-            ((x, Some(c0)), (y, Some(c1))) => {
-                let d = self.sub(x.clone(), y.clone());
-                let c = self.fold_consts(BinOp::Sub, c0, c1);
-                return self.add(d, c);
-            }
-            // (x + c0) - y → (x - y) + c0
-            ((x, Some(c0)), (y, None)) => {
-                if ir::is_const(y) {
-                    let c = self.fold_consts(BinOp::Sub, c0, y);
-                    return self.add(x.clone(), c);
-                }
-                let d = self.sub(x.clone(), y.clone());
-                return self.add(d, c0.clone());
-            }
-            // c0 - (y + c1) → fold(c0 - c1) - y;  x - (y + c1) → (x - y) + fold(-c1)
-            ((x, None), (y, Some(c1))) => {
-                if ir::is_const(x) {
-                    let c = self.fold_consts(BinOp::Sub, x, c1);
-                    return self.sub(c, y.clone());
-                }
-                let d = self.sub(x.clone(), y.clone());
-                let c = self.fold_consts(BinOp::Sub, &ir::zero(ty), c1);
-                return self.add(d, c);
-            }
-            _ => {}
-        }
-        // x - (y - z) → x + (z - y) (Halide's canonical form; `x + (z - x)` then cancels)
-        if ir::no_overflow(ty)
-            && let Some((y, z)) = is_op(&b, BinOp::Sub)
-        {
-            let d = self.sub(z.clone(), y.clone());
-            return self.add(a, d);
-        }
-        // x - y*c0 → x + y*fold(-c0) for a negative c0 (whose negation fits)
-        if let Some((y, c0)) = is_op(&b, BinOp::Mul)
-            && ir::is_negative_const(c0)
-        {
-            let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), c0);
-            if ir::is_positive_const(&neg) {
-                let yc = self.mul(y.clone(), neg);
-                return self.add(a, yc);
-            }
-        }
-        // (x + y) - (x + z) → y - z, and the other three pairings
-        if let (Some((x1, y1)), Some((x2, y2))) = (is_op(&a, BinOp::Add), is_op(&b, BinOp::Add)) {
-            let pairs = [(x1, x2, y1, y2), (x1, y2, y1, x2), (y1, x2, x1, y2), (y1, y2, x1, x2)];
-            for (p, q, r, s) in pairs {
-                if ir::equal(p, q) {
-                    return self.sub(r.clone(), s.clone());
-                }
-            }
-        }
-        // x - min(x, y) → max(x - y, 0);  x - max(x, y) → min(x - y, 0) (x not a constant)
-        // min(x, y) - x → min(y - x, 0);  max(x, y) - x → max(y - x, 0)
-        for mm in [BinOp::Min, BinOp::Max] {
-            if !ir::is_const(&a)
-                && let Some((p, q)) = is_op(&b, mm)
-            {
-                for (same, other) in [(p, q), (q, p)] {
-                    if ir::equal(same, &a) {
-                        let d = self.sub(a.clone(), other.clone());
-                        let flipped = if mm == BinOp::Min { BinOp::Max } else { BinOp::Min };
-                        return self.min_max(flipped, d, ir::zero(ty));
-                    }
-                }
-            }
-            if let Some((p, q)) = is_op(&a, mm) {
-                for (same, other) in [(p, q), (q, p)] {
-                    if ir::equal(same, &b) {
-                        let d = self.sub(other.clone(), b.clone());
-                        return self.min_max(mm, d, ir::zero(ty));
-                    }
-                }
-            }
-        }
-        // z - max(x - y, c0) → z + min(y - x, fold(-c0));  z - min(x - y, c0) → z + max(y - x, fold(-c0))
-        if ir::no_overflow(ty) {
-            for mm in [BinOp::Max, BinOp::Min] {
-                if let Some((p, c0)) = is_op(&b, mm)
-                    && ir::is_const(c0)
-                    && let Some((x, y)) = is_op(p, BinOp::Sub)
-                {
-                    let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), c0);
-                    if ir::is_const(&neg) {
-                        let d = self.sub(y.clone(), x.clone());
-                        let m = self.min_max(other_op(mm), d, neg);
-                        return self.add(a, m);
-                    }
-                }
-            }
-        }
-        // Rounding to a multiple: ((x + c0)/c1)*c1 - x → c0 - ((x + c0) % c1), and the mirror
-        // x - ((x + c0)/c1)*c1 → ((x + c0) % c1) - c0 (c1 > 0; Euclidean division).
-        if let Some((y, c0, c1)) = round_to_multiple(&a, &b) {
-            let m = self.modulo(y, c1);
-            return self.sub(c0, m);
-        }
-        if let Some((y, c0, c1)) = round_to_multiple(&b, &a) {
-            let m = self.modulo(y, c1);
-            return self.sub(m, c0);
-        }
-        // (x - y) - x → 0 - y
-        if let Some((x, y)) = is_op(&a, BinOp::Sub)
-            && ir::equal(x, &b)
-        {
-            return self.sub(ir::zero(ty), y.clone());
-        }
-        // x*c0 - x*c1 → x*fold(c0 - c1)
-        if let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
-            && ir::is_const(c0)
-            && ir::is_const(c1)
-            && ir::equal(x, y)
-        {
-            let c = self.fold_consts(BinOp::Sub, c0, c1);
-            return self.mul(x.clone(), c);
-        }
-        // A common factor leaves a difference of products:
-        // x*y - z*y → (x - z)*y;  x*y - y*z → (x - z)*y;  y*x - z*y → y*(x - z);
-        // y*x - y*z → y*(x - z).
-        if let (Some((p1, p2)), Some((q1, q2))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul)) {
-            for (x, y, z, y2, factor_right) in [
-                (p1, p2, q1, q2, true),
-                (p1, p2, q2, q1, true),
-                (p2, p1, q1, q2, false),
-                (p2, p1, q2, q1, false),
-            ] {
-                // The pattern's own `y` position: `x*y` or `y*x` on the left.
-                if ir::equal(y, y2) {
-                    let d = self.sub(x.clone(), z.clone());
-                    return if factor_right { self.mul(d, y.clone()) } else { self.mul(y.clone(), d) };
-                }
-            }
-        }
-        // Halide's no-overflow factoring rules, in its order and without requiring a
-        // constant factor: the matched `x` may itself be a constant, which is how
-        // `256 - y*256` becomes `(1 - y)*256` and then `(y*-256) + 256`.
-        //   x*y - x → x*(y - 1);  x*y - y → (x - 1)*y;
-        //   x - x*y → x*(1 - y);  x - y*x → (1 - y)*x.
-        if ir::no_overflow(ty) {
-            if let Some((x, y)) = is_op(&a, BinOp::Mul) {
-                if ir::equal(x, &b) {
-                    let d = self.sub(y.clone(), ir::one(ty));
-                    return self.mul(b, d);
-                }
-                if ir::equal(y, &b) {
-                    let d = self.sub(x.clone(), ir::one(ty));
-                    return self.mul(d, b);
-                }
-            }
-            if let Some((x, y)) = is_op(&b, BinOp::Mul) {
-                if ir::equal(x, &a) {
-                    let d = self.sub(ir::one(ty), y.clone());
-                    return self.mul(a, d);
-                }
-                if ir::equal(y, &a) {
-                    let d = self.sub(ir::one(ty), x.clone());
-                    return self.mul(d, a);
-                }
-            }
-        }
-        // x*c0 - y*c1 → (x*fold(c0/c1) - y)*c1 when c1 divides c0, else
-        // (x - y*fold(c1/c0))*c0 when c0 divides c1 (no-overflow ints)
-        if ir::no_overflow_int(ty)
-            && let (Some((x, c0)), Some((y, c1))) = (is_op(&a, BinOp::Mul), is_op(&b, BinOp::Mul))
-            && let (Some(v0), Some(v1)) = (ir::as_const_i128(c0), ir::as_const_i128(c1))
-            && v0 != 0
-            && v1 != 0
-        {
-            if v0 % v1 == 0 {
-                let xq = self.mul(x.clone(), ir::make_const(ty, v0 / v1));
-                let d = self.sub(xq, y.clone());
-                return self.mul(d, c1.clone());
-            }
-            if v1 % v0 == 0 {
-                let yq = self.mul(y.clone(), ir::make_const(ty, v1 / v0));
-                let d = self.sub(x.clone(), yq);
-                return self.mul(d, c0.clone());
-            }
-        }
-        ir::sub(a, b)
+        e
     }
 
     /// `a * b`.
@@ -548,73 +146,13 @@ impl Simplifier<'_, '_, '_> {
         if !is_int(ty) {
             return ir::mul(a, b);
         }
-        if ir::is_const(&b) {
-            // (x*c0)*c1 → x*fold(c0*c1)
-            if let Some((x, c0)) = is_op(&a, BinOp::Mul)
-                && ir::is_const(c0)
-            {
-                let c = self.fold_consts(BinOp::Mul, c0, &b);
-                return self.mul(x.clone(), c);
-            }
-            // (x + c0)*c1 → x*c1 + fold(c0*c1)
-            if let (x, Some(c0)) = split_constant(&a) {
-                let c = self.fold_consts(BinOp::Mul, c0, &b);
-                if ir::is_const(&c) {
-                    let xc = self.mul(x.clone(), b.clone());
-                    return self.add(xc, c);
-                }
-            }
-            // (c0 - x)*c1 → x*fold(-c1) + fold(c0*c1)
-            if let Some((c0, x)) = is_op(&a, BinOp::Sub)
-                && ir::is_const(c0)
-            {
-                let c = self.fold_consts(BinOp::Mul, c0, &b);
-                let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), &b);
-                if ir::is_const(&c) && ir::is_const(&neg) {
-                    let xc = self.mul(x.clone(), neg);
-                    return self.add(xc, c);
-                }
-            }
+        // The reference's list, in its order.
+        let e = ir::mul(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::mul_rules(), &e, &context) {
+            return r;
         }
-        // The rest of Halide's list, in its order (after the constant-offset rules):
-        // (0 - x)*y → 0 - x*y;  x*(0 - y) → 0 - x*y
-        if let Some((z, x)) = is_op(&a, BinOp::Sub)
-            && ir::is_const_zero(z)
-        {
-            let xy = self.mul(x.clone(), b.clone());
-            return self.sub(ir::zero(ty), xy);
-        }
-        if let Some((z, y)) = is_op(&b, BinOp::Sub)
-            && ir::is_const_zero(z)
-        {
-            let xy = self.mul(a.clone(), y.clone());
-            return self.sub(ir::zero(ty), xy);
-        }
-        // (x - y)*c0 → (y - x)*fold(-c0) for a negative c0 (whose negation fits)
-        if let Some((x, y)) = is_op(&a, BinOp::Sub)
-            && ir::is_negative_const(&b)
-        {
-            let neg = self.fold_consts(BinOp::Sub, &ir::zero(ty), &b);
-            if ir::is_positive_const(&neg) {
-                let d = self.sub(y.clone(), x.clone());
-                return self.mul(d, neg);
-            }
-        }
-        // (x*c0)*y → (x*y)*c0 (y not a constant);  x*(y*c0) → (x*y)*c0
-        if !ir::is_const(&b)
-            && let Some((x, c0)) = is_op(&a, BinOp::Mul)
-            && ir::is_const(c0)
-        {
-            let xy = self.mul(x.clone(), b.clone());
-            return self.mul(xy, c0.clone());
-        }
-        if let Some((y, c0)) = is_op(&b, BinOp::Mul)
-            && ir::is_const(c0)
-        {
-            let xy = self.mul(a.clone(), y.clone());
-            return self.mul(xy, c0.clone());
-        }
-        ir::mul(a, b)
+        e
     }
 
     /// `a / b` (Euclidean).
@@ -741,29 +279,13 @@ impl Simplifier<'_, '_, '_> {
         if let Some(v) = (ca % cb).as_single_point() {
             return ir::make_const(ty, v as i128);
         }
-        if let Some(c1) = ir::as_const_i128(&b)
-            && c1 != 0
-        {
-            // (x*c0) % c1 → 0 when c1 divides c0
-            if let Some((_, c0)) = is_op(&a, BinOp::Mul)
-                && ir::as_const_i128(c0).is_some_and(|v| v % c1 == 0)
-            {
-                return ir::zero(ty);
-            }
-            // (x*c0 + y) % c1 → y % c1 when c1 divides c0;  (y + c0) % c1 likewise
-            if let Some((m, y)) = is_op(&a, BinOp::Add) {
-                let drop_left = is_op(m, BinOp::Mul)
-                    .and_then(|(_, c0)| ir::as_const_i128(c0))
-                    .is_some_and(|v| v % c1 == 0);
-                if drop_left {
-                    return self.modulo(y.clone(), b.clone());
-                }
-                if ir::as_const_i128(y).is_some_and(|v| v % c1 == 0) {
-                    return self.modulo(m.clone(), b.clone());
-                }
-            }
+        // The reference's list, in its order.
+        let e = ir::modulo(a.clone(), b.clone());
+        let context = pattern::Context { ty, denominator_non_zero: false };
+        if let Some(r) = pattern::apply_in(self, rule_tables::mod_rules(), &e, &context) {
+            return r;
         }
-        ir::modulo(a, b)
+        e
     }
 
     /// `min(a, b)` or `max(a, b)`: the reference's early outs (constants, ranges that
@@ -897,23 +419,21 @@ impl Simplifier<'_, '_, '_> {
                 if cd.as_single_point() == Some(0) {
                     return ir::make_bool(true, lanes);
                 }
-                // x + c0 == c1 → x == fold(c1 - c0)
-                if let (x, Some(c0)) = split_constant(&a)
-                    && ir::is_const(&b)
-                {
-                    let c = self.fold_consts(BinOp::Sub, &b, c0);
-                    return self.eq(x.clone(), c);
-                }
             }
         }
-        if ty.is_bool() {
-            // b == true → b; b == false → !b
-            if ir::is_const_true(&b) {
-                return a;
-            }
-            if ir::is_const_false(&b) {
-                return self.not(a);
-            }
+        if !ty.is_bool() {
+            // The reference orders the operands by node kind, then runs its list.
+            let (a, b) = if should_commute(&a, &b) { (b, a) } else { (a, b) };
+            let e = ir::eq(a, b);
+            let context = pattern::Context { ty, denominator_non_zero: false };
+            return pattern::apply_in(self, rule_tables::eq_rules(), &e, &context).unwrap_or(e);
+        }
+        // Booleans: b == true → b; b == false → !b
+        if ir::is_const_true(&b) {
+            return a;
+        }
+        if ir::is_const_false(&b) {
+            return self.not(a);
         }
         if ir::is_const(&a) && !ir::is_const(&b) {
             return ir::eq(b, a);
@@ -924,7 +444,6 @@ impl Simplifier<'_, '_, '_> {
     /// `a && b` or `a || b`.
     pub fn and_or(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
         let is_and = op == BinOp::And;
-        let lanes = a.ty().lanes();
         // Absorbing and neutral constants.
         for (x, y) in [(&a, &b), (&b, &a)] {
             if ir::is_const_true(x) {
@@ -937,34 +456,13 @@ impl Simplifier<'_, '_, '_> {
         if should_commute(&a, &b) {
             return self.and_or(op, b, a);
         }
-        // x && x → x
-        if ir::equal(&a, &b) {
-            return a;
+        // The reference's list, in its order.
+        let e = ir::binary(op, a.clone(), b.clone());
+        let rules = if is_and { rule_tables::and_rules() } else { rule_tables::or_rules() };
+        if let Some(r) = pattern::apply(self, rules, &e) {
+            return r;
         }
-        // x && !x → false;  x || !x → true
-        let negates = |p: &Expr, q: &Expr| matches!(q.kind(), ExprKind::Not(n) if ir::equal(n, p));
-        if negates(&a, &b) || negates(&b, &a) {
-            return ir::make_bool(!is_and, lanes);
-        }
-        // x && (x || y) → x;  x || (x && y) → x
-        let dual = if is_and { BinOp::Or } else { BinOp::And };
-        for (x, y) in [(&a, &b), (&b, &a)] {
-            if let Some((p, q)) = is_op(y, dual)
-                && (ir::equal(p, x) || ir::equal(q, x))
-            {
-                return x.clone();
-            }
-        }
-        // (p && c) || (p && !c) → p, in any operand order (and the mirror for &&).
-        if let (Some((p1, q1)), Some((p2, q2))) = (is_op(&a, dual), is_op(&b, dual)) {
-            let combos = [(p1, q1, p2, q2), (p1, q1, q2, p2), (q1, p1, p2, q2), (q1, p1, q2, p2)];
-            for (p, c, pp, cc) in combos {
-                if ir::equal(p, pp) && (negates(c, cc) || negates(cc, c)) {
-                    return p.clone();
-                }
-            }
-        }
-        ir::binary(op, a, b)
+        e
     }
 
     /// `!a`.
@@ -982,7 +480,10 @@ impl Simplifier<'_, '_, '_> {
             ExprKind::Binary(BinOp::Le, x, y) => ir::lt(y.clone(), x.clone()), // !(x <= y) → y < x
             ExprKind::Binary(BinOp::Eq, x, y) => ir::ne(x.clone(), y.clone()),
             ExprKind::Binary(BinOp::Ne, x, y) => ir::eq(x.clone(), y.clone()),
-            _ => ir::not(a),
+            _ => {
+                let e = ir::not(a);
+                pattern::apply(self, rule_tables::not_rules(), &e).unwrap_or(e)
+            }
         }
     }
 
