@@ -165,16 +165,19 @@ fn spec_vec(list: &Option<Rc<SpecList>>) -> Vec<(Expr, bool)> {
 
 /// A persistent list of let bindings.
 struct LetList {
-    name: Name,
-    value: Expr,
+    /// The LetStmt itself: holding the node (already at hand) rather than clones of its
+    /// name and value keeps long let chains from touching every value's count.
+    stmt: Stmt,
     parent: Option<Rc<LetList>>,
 }
 
 fn let_value(list: &Option<Rc<LetList>>, name: &str) -> Option<Expr> {
     let mut cur = list.as_ref();
     while let Some(node) = cur {
-        if node.name.as_ref() == name {
-            return Some(node.value.clone());
+        if let StmtKind::LetStmt { name: n, value, .. } = node.stmt.kind()
+            && n.as_ref() == name
+        {
+            return Some(value.clone());
         }
         cur = node.parent.as_ref();
     }
@@ -211,8 +214,8 @@ impl Facts {
                 enclosing_for_children = Some(name.clone());
             }
             let lets_for_children = match st.kind() {
-                StmtKind::LetStmt { name, value, .. } if produce.is_some() => {
-                    Some(Rc::new(LetList { name: name.clone(), value: value.clone(), parent: lets.clone() }))
+                StmtKind::LetStmt { .. } if produce.is_some() => {
+                    Some(Rc::new(LetList { stmt: st.clone(), parent: lets.clone() }))
                 }
                 StmtKind::ProducerConsumer { is_producer: true, .. } => None,
                 _ => lets.clone(),
