@@ -139,6 +139,11 @@ impl BoundsEnv {
             .map(|f| f.types.iter().filter_map(|t| loopir::Type::parse(t)).collect())
             .unwrap_or_default()
     }
+
+    /// The parse env that types every Func's calls with its value types.
+    pub fn parse_env(&self) -> loopir::ParseEnv {
+        self.funcs.keys().fold(loopir::ParseEnv::new(), |p, name| p.with_func(name, self.func_types(name)))
+    }
 }
 
 /// Parses an env expression.

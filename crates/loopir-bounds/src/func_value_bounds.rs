@@ -37,6 +37,7 @@ use rustc_hash::FxHashMap;
 use crate::bounds_of_expr::{FuncValueBounds, bounds_of_expr_in_scope};
 use crate::cse::cse;
 use crate::ctx::Ctx;
+use crate::env::BoundsEnv;
 use crate::interval::Interval;
 use crate::ir::{equal, inline_lets, mentions_var, substitute, var};
 use crate::scope::Scope;
@@ -52,6 +53,21 @@ struct Site {
 
 /// Func value bounds of every Func with a single stage in `s`.
 pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
+    // Math calls are pure for the analysis, as in the passes that use these bounds.
+    value_bounds_of_retagged(ctx, &crate::pure_math::retag_pure_math(s))
+}
+
+/// The table the reference computes once, from the definitions, before computation bounds
+/// inference, and hands to both bounds passes: the value bounds of `defs` (the
+/// computation-bounds input) with `t` names drawn just before `env`'s counter.
+pub fn func_value_bounds_of_definitions(defs: &Stmt, env: &BoundsEnv) -> FuncValueBounds {
+    let ctx = Ctx::new();
+    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
+    func_value_bounds_from_text(&ctx, defs)
+}
+
+/// As [`func_value_bounds_from_text`], for a statement whose math calls are re-tagged.
+pub(crate) fn value_bounds_of_retagged(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
     let sites = collect_sites(s);
     let counting = Ctx::with_options(ctx.options());
     let out = value_bounds(&counting, &sites);

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use loopir::parse::{ParseEnv, parse_stmt_with_env};
+use loopir::parse::parse_stmt_with_env;
 use loopir::{CallType, DeviceApi, Expr, ForType, Stmt, Type};
 
 use crate::allocation_bounds::allocation_bounds_inference;
@@ -263,15 +263,6 @@ impl PassWorkload {
     }
 }
 
-/// The parse env of a bounds env: every Func with its value types.
-pub fn parse_env_of(env: &BoundsEnv) -> ParseEnv {
-    let mut p = ParseEnv::new();
-    for name in env.funcs.keys() {
-        p = p.with_func(name, env.func_types(name));
-    }
-    p
-}
-
 /// Indents one-statement-per-line text as Halide's printer does: one space per nested
 /// braced body, two inside a `realize`.
 fn indent(text: &str) -> String {
@@ -295,7 +286,7 @@ fn indent(text: &str) -> String {
 }
 
 fn parse_with(text: &str, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
-    parse_stmt_with_env(&indent(text), &parse_env_of(env))
+    parse_stmt_with_env(&indent(text), &env.parse_env())
         .map_err(|e| BoundsError::Env(format!("generated text: {e}")))
 }
 
@@ -528,9 +519,8 @@ pub fn corpus_case(dir: &std::path::Path) -> Result<PassWorkload, BoundsError> {
     let read =
         |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| BoundsError::Env(format!("{f}: {e}")));
     let env = BoundsEnv::from_json(&read("bounds.env.json")?)?;
-    let parse = |text: &str| {
-        parse_stmt_with_env(text, &parse_env_of(&env)).map_err(|e| BoundsError::Env(e.to_string()))
-    };
+    let parse =
+        |text: &str| parse_stmt_with_env(text, &env.parse_env()).map_err(|e| BoundsError::Env(e.to_string()));
     let input = parse(&read("bounds.input.stmt")?)?;
     let alloc_input = match read("allocbounds.input.stmt") {
         Ok(text) => Some(parse(&text)?),

@@ -7,25 +7,17 @@
 
 use std::path::{Path, PathBuf};
 
-use loopir::parse::{ParseEnv, parse_stmt_with_env};
+use loopir::parse::parse_stmt_with_env;
 use loopir_bounds::Ctx;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::env::BoundsEnv;
-use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
+use loopir_bounds::func_value_bounds::func_value_bounds_of_definitions;
 
 #[path = "support/compare.rs"]
 mod compare;
 
 fn cases_dir() -> PathBuf {
     PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
-}
-
-fn parse_env(env: &BoundsEnv) -> ParseEnv {
-    let mut p = ParseEnv::new();
-    for name in env.funcs.keys() {
-        p = p.with_func(name, env.func_types(name));
-    }
-    p
 }
 
 /// The Func value bounds the reference hands to allocation bounds inference: computed
@@ -36,10 +28,8 @@ fn value_bounds_of_definitions(
     env: &BoundsEnv,
 ) -> Result<loopir_bounds::FuncValueBounds, String> {
     let text = std::fs::read_to_string(dir.join("bounds.input.stmt")).map_err(|e| e.to_string())?;
-    let defs = parse_stmt_with_env(&text, &parse_env(env)).map_err(|e| e.to_string())?;
-    let ctx = Ctx::new();
-    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
-    Ok(func_value_bounds_from_text(&ctx, &defs))
+    let defs = parse_stmt_with_env(&text, &env.parse_env()).map_err(|e| e.to_string())?;
+    Ok(func_value_bounds_of_definitions(&defs, env))
 }
 
 /// Runs the pass on one case: Ok(true) if the output equals the reference text.
@@ -47,7 +37,7 @@ fn run_case(dir: &Path) -> Result<(bool, String), String> {
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
     let env = BoundsEnv::from_json(&read("bounds.env.json")?).map_err(|e| e.to_string())?;
     let input =
-        parse_stmt_with_env(&read("allocbounds.input.stmt")?, &parse_env(&env)).map_err(|e| e.to_string())?;
+        parse_stmt_with_env(&read("allocbounds.input.stmt")?, &env.parse_env()).map_err(|e| e.to_string())?;
     let expected = read("allocbounds.expected.stmt")?;
     let fb = value_bounds_of_definitions(dir, &env)?;
     let out = allocation_bounds_inference(&input, &env, &fb, 0).map_err(|e| e.to_string())?;
@@ -116,7 +106,7 @@ enum Outcome {
 fn classify(dir: &Path) -> Result<Outcome, String> {
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
     let env = BoundsEnv::from_json(&read("bounds.env.json")?).map_err(|e| e.to_string())?;
-    let penv = parse_env(&env);
+    let penv = env.parse_env();
     let input = parse_stmt_with_env(&read("allocbounds.input.stmt")?, &penv).map_err(|e| e.to_string())?;
     let expected_text = read("allocbounds.expected.stmt")?;
     let expected = parse_stmt_with_env(&expected_text, &penv).map_err(|e| e.to_string())?;

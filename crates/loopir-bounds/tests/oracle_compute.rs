@@ -40,10 +40,7 @@ fn run_case(dir: &Path) -> Outcome {
 fn try_case(dir: &Path) -> Result<Outcome, String> {
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
     let env = BoundsEnv::from_json(&read("bounds.env.json")?).map_err(|e| e.to_string())?;
-    let mut penv = ParseEnv::new();
-    for name in env.funcs.keys() {
-        penv = penv.with_func(name, env.func_types(name));
-    }
+    let penv = env.parse_env();
     let input = parse_stmt_with_env(&read("bounds.input.stmt")?, &penv).map_err(|e| e.to_string())?;
     let expected_text = read("bounds.expected.stmt")?;
     let expected = parse_stmt_with_env(&expected_text, &penv).map_err(|e| e.to_string())?;

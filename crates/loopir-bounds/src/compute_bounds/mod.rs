@@ -53,13 +53,28 @@ fn unsupported(what: impl Into<String>) -> BoundsError {
 /// Runs computation bounds inference on `s` (see the module docs).
 pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
     let retagged = crate::pure_math::retag_pure_math(s);
-    let s = &retagged;
-    let func_bounds = crate::func_value_bounds::func_value_bounds_from_text(ctx, s);
+    let func_bounds = crate::func_value_bounds::value_bounds_of_retagged(ctx, &retagged);
+    infer(ctx, &retagged, env, &func_bounds)
+}
+
+/// As [`computation_bounds_inference`], with the Func value bounds already computed from
+/// `s` (by [`crate::func_value_bounds::func_value_bounds_from_text`] with the same
+/// context), for callers that hand the same table to allocation bounds inference.
+pub fn computation_bounds_inference_with(
+    ctx: &Ctx,
+    s: &Stmt,
+    env: &BoundsEnv,
+    func_bounds: &FuncValueBounds,
+) -> Result<Stmt, BoundsError> {
+    infer(ctx, &crate::pure_math::retag_pure_math(s), env, func_bounds)
+}
+
+fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) -> Result<Stmt, BoundsError> {
     // The definitions the reference analyses predate the access clamps; the emitted
     // statement keeps them.
-    let facts = Facts::collect(&crate::func_value_bounds::undo_access_clamps(s, &func_bounds));
+    let facts = Facts::collect(&crate::func_value_bounds::undo_access_clamps(s, func_bounds));
     let mut stages = build_stages(ctx, &facts, env)?;
-    let has_extern_consumer = consumer_analysis(ctx, &mut stages, env, &func_bounds)?;
+    let has_extern_consumer = consumer_analysis(ctx, &mut stages, env, func_bounds)?;
 
     let markers: Vec<Stmt> = ["add_image_checks_marker"]
         .into_iter()
@@ -76,7 +91,7 @@ pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Res
         ctx,
         stages: &stages,
         by_prefix,
-        func_bounds: &func_bounds,
+        func_bounds,
         in_pipeline: Vec::new(),
         in_pipeline_count: FxHashMap::default(),
         inner: vec![FxHashSet::default()],

@@ -8,16 +8,15 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use loopir::{ParseEnv, parse_stmt_bytes, stmt_to_string};
+use loopir::stmt_to_string;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::compute_bounds::computation_bounds_inference;
 use loopir_bounds::cse::print_cse;
 use loopir_bounds::env::BoundsEnv;
-use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
+use loopir_bounds::func_value_bounds::{func_value_bounds_from_text, func_value_bounds_of_definitions};
 use loopir_bounds::{Bound, Ctx, FuncValueBounds, Scope, boxes_touched};
 
-use super::{read_env, read_input};
-use crate::diagnostics::report_parse_error;
+use super::{parse_or_report, read_env, read_input};
 
 /// Arguments of `loopir bounds`.
 #[derive(Args)]
@@ -53,19 +52,10 @@ pub struct BoundsArgs {
 pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
     let input = read_input(args.file.as_ref())?;
     let env = read_env(args.env.as_ref(), BoundsEnv::from_json)?;
-    let mut parse_env = ParseEnv::new();
-    if let Some(env) = &env {
-        for name in env.funcs.keys() {
-            parse_env = parse_env.with_func(name, env.func_types(name));
-        }
-    }
+    let parse_env = env.as_ref().map(BoundsEnv::parse_env).unwrap_or_default();
     let t0 = Instant::now();
-    let stmt = match parse_stmt_bytes(&input.bytes, &parse_env) {
-        Ok(s) => s,
-        Err(e) => {
-            report_parse_error(&input, &e);
-            return Ok(ExitCode::from(1));
-        }
+    let Some(stmt) = parse_or_report(&input, &parse_env) else {
+        return Ok(ExitCode::from(1));
     };
     let parse_ns = t0.elapsed().as_nanos();
 
@@ -84,16 +74,10 @@ pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
             let func_bounds = match &args.definitions {
                 Some(path) => {
                     let defs = read_input(Some(path))?;
-                    let defs = match parse_stmt_bytes(&defs.bytes, &parse_env) {
-                        Ok(s) => s,
-                        Err(e) => {
-                            report_parse_error(&defs, &e);
-                            return Ok(ExitCode::from(1));
-                        }
+                    let Some(defs) = parse_or_report(&defs, &parse_env) else {
+                        return Ok(ExitCode::from(1));
                     };
-                    let ctx = Ctx::new();
-                    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
-                    func_value_bounds_from_text(&ctx, &defs)
+                    func_value_bounds_of_definitions(&defs, env)
                 }
                 None => func_value_bounds_from_text(&Ctx::new(), &stmt),
             };

@@ -5,10 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
-use loopir::{ParseEnv, PrintOptions, parse_stmt_bytes, stmt_to_string_with};
+use loopir::{ParseEnv, PrintOptions, stmt_to_string_with};
 
-use super::read_input;
-use crate::diagnostics::report_parse_error;
+use super::{parse_or_report, read_input};
 
 /// Arguments of `loopir fmt`.
 #[derive(Args)]
@@ -26,12 +25,8 @@ pub struct FmtArgs {
 /// Runs `loopir fmt`.
 pub fn run(args: &FmtArgs) -> Result<ExitCode, String> {
     let input = read_input(args.file.as_ref())?;
-    let stmt = match parse_stmt_bytes(&input.bytes, &ParseEnv::default()) {
-        Ok(s) => s,
-        Err(e) => {
-            report_parse_error(&input, &e);
-            return Ok(ExitCode::from(1));
-        }
+    let Some(stmt) = parse_or_report(&input, &ParseEnv::default()) else {
+        return Ok(ExitCode::from(1));
     };
     let text = stmt_to_string_with(&stmt, PrintOptions { lossless: args.lossless });
     if args.check {

@@ -10,12 +10,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use loopir::{ParseEnv, Stmt, parse_stmt_bytes, stmt_to_string};
+use loopir::{ParseEnv, Stmt, stmt_to_string};
 use loopir_profiling::{FuncEnv, ProfileOptions, TraceEnv, inject_profiling, inject_tracing};
 
 use super::profile::ProfileOptionArgs;
-use super::read_input;
-use crate::diagnostics::report_parse_error;
+use super::{parse_or_report, read_input};
 
 /// Arguments of `loopir lower`.
 #[derive(Args)]
@@ -165,9 +164,12 @@ fn run_computation_bounds(
         .map_err(|e| format!("{}: {e}", f.path.display()))?;
     let ctx = loopir_bounds::Ctx::new();
     ctx.seed_t(env.fresh_names.t.unwrap_or(0));
-    *pass_ctx.func_value_bounds.borrow_mut() =
-        Some(loopir_bounds::func_value_bounds::func_value_bounds_from_text(&ctx, stmt));
-    loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, stmt, &env).map_err(|e| e.to_string())
+    let func_bounds = loopir_bounds::func_value_bounds::func_value_bounds_from_text(&ctx, stmt);
+    let out =
+        loopir_bounds::compute_bounds::computation_bounds_inference_with(&ctx, stmt, &env, &func_bounds)
+            .map_err(|e| e.to_string());
+    *pass_ctx.func_value_bounds.borrow_mut() = Some(func_bounds);
+    out
 }
 
 /// The registry entry named `name`.
@@ -256,12 +258,8 @@ pub fn run(args: &LowerArgs) -> Result<ExitCode, String> {
     let input = read_input(args.file.as_ref())?;
 
     let t0 = Instant::now();
-    let mut stmt = match parse_stmt_bytes(&input.bytes, &ParseEnv::default()) {
-        Ok(s) => s,
-        Err(e) => {
-            report_parse_error(&input, &e);
-            return Ok(ExitCode::from(1));
-        }
+    let Some(mut stmt) = parse_or_report(&input, &ParseEnv::default()) else {
+        return Ok(ExitCode::from(1));
     };
     let parse_ns = t0.elapsed().as_nanos();
     if let Some(dir) = &args.save_temps {

@@ -35,6 +35,18 @@ pub fn read_input(path: Option<&PathBuf>) -> Result<Input, String> {
     }
 }
 
+/// Parses `input`, or reports the parse error (file, line, column, what was expected,
+/// a snippet) on standard error and gives `None`: the command then exits with 1.
+pub fn parse_or_report(input: &Input, env: &loopir::ParseEnv) -> Option<loopir::Stmt> {
+    match loopir::parse_stmt_bytes(&input.bytes, env) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            crate::diagnostics::report_parse_error(input, &e);
+            None
+        }
+    }
+}
+
 /// Reads and parses an environment file given by an optional `--env` flag.
 pub fn read_env<T, E: std::fmt::Display>(
     path: Option<&PathBuf>,

@@ -6,11 +6,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use loopir::{ParseEnv, parse_stmt_bytes, stmt_to_string};
+use loopir::{ParseEnv, stmt_to_string};
 use loopir_profiling::{Feature, FuncEnv, ProfileOptions, inject_profiling};
 
-use super::{read_env, read_input};
-use crate::diagnostics::report_parse_error;
+use super::{parse_or_report, read_env, read_input};
 
 /// Arguments of `loopir profile`.
 #[derive(Args)]
@@ -51,12 +50,8 @@ pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
     let env = read_env(args.env.as_ref(), FuncEnv::from_json)?;
 
     let t0 = Instant::now();
-    let stmt = match parse_stmt_bytes(&input.bytes, &ParseEnv::default()) {
-        Ok(s) => s,
-        Err(e) => {
-            report_parse_error(&input, &e);
-            return Ok(ExitCode::from(1));
-        }
+    let Some(stmt) = parse_or_report(&input, &ParseEnv::default()) else {
+        return Ok(ExitCode::from(1));
     };
     let parse_ns = t0.elapsed().as_nanos();
 

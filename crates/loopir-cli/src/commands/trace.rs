@@ -7,11 +7,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use loopir::{parse_stmt_bytes, stmt_to_string};
+use loopir::stmt_to_string;
 use loopir_profiling::{TraceEnv, check_trace_hierarchy, inject_tracing};
 
-use super::{read_env, read_input};
-use crate::diagnostics::report_parse_error;
+use super::{parse_or_report, read_env, read_input};
 
 /// Arguments of `loopir trace`.
 #[derive(Args)]
@@ -39,12 +38,8 @@ pub fn run(args: &TraceArgs) -> Result<ExitCode, String> {
     let env = read_env(args.env.as_ref(), TraceEnv::from_json)?;
     let parse_env = env.as_ref().map(TraceEnv::parse_env).unwrap_or_default();
     let t0 = Instant::now();
-    let stmt = match parse_stmt_bytes(&input.bytes, &parse_env) {
-        Ok(s) => s,
-        Err(e) => {
-            report_parse_error(&input, &e);
-            return Ok(ExitCode::from(1));
-        }
+    let Some(stmt) = parse_or_report(&input, &parse_env) else {
+        return Ok(ExitCode::from(1));
     };
     let parse_ns = t0.elapsed().as_nanos();
 
