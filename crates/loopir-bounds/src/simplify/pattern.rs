@@ -102,9 +102,9 @@ impl When {
     pub const INT: When = When(8);
     pub const FLOAT: When = When(16);
     pub const NOT_FLOAT: When = When(32);
-    pub const UINT: When = When(64);
     /// The denominator of a division is known not to be zero.
     pub const DENOMINATOR_NON_ZERO: When = When(128);
+    /// Not an unsigned integer.
     pub const NOT_UINT: When = When(256);
 }
 
@@ -138,7 +138,6 @@ impl Context {
             (When::INT, ty.is_int()),
             (When::FLOAT, ty.is_float()),
             (When::NOT_FLOAT, !ty.is_float()),
-            (When::UINT, ty.is_uint()),
             (When::DENOMINATOR_NON_ZERO, self.denominator_non_zero),
             (When::NOT_UINT, !ty.is_uint()),
         ];
@@ -368,11 +367,9 @@ fn build_node(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, root: &Expr
             s.select(c, t, f)
         }
         Pat::Bin(op, x, y) => {
-            let operand_ty = if is_comparison(*op) || matches!(op, BinOp::And | BinOp::Or) {
-                type_of(x, b).or_else(|| type_of(y, b)).unwrap_or(want)
-            } else {
-                type_of(x, b).or_else(|| type_of(y, b)).unwrap_or(want)
-            };
+            // Operands take the type a name in either fixes (a comparison's result type
+            // says nothing about them); literals alone take the wanted type.
+            let operand_ty = type_of(x, b).or_else(|| type_of(y, b)).unwrap_or(want);
             let (a, c) = (go(s, x, operand_ty), go(s, y, operand_ty));
             s.binary(*op, a, c)
         }

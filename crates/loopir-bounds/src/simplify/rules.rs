@@ -35,6 +35,11 @@ fn split_constant(e: &Expr) -> (&Expr, Option<&Expr>) {
     }
 }
 
+/// Whether `tagged` is `likely(plain)` or `likely_if_innermost(plain)`.
+fn is_tagged_copy(tagged: &Expr, plain: &Expr) -> bool {
+    matches!(ir::intrinsic_name(tagged), Some(("likely" | "likely_if_innermost", [inner])) if ir::equal(inner, plain))
+}
+
 /// `likely(x)` or `likely_if_innermost(x)` → `x`; anything else unchanged.
 fn strip_likely(e: Expr) -> Expr {
     match ir::intrinsic_name(&e) {
@@ -315,12 +320,11 @@ impl Simplifier<'_, '_, '_> {
             return self.min_max(op, b, a);
         }
         // min(likely(x), x) → x and the like: the untagged operand stays.
-        for (tagged, plain, keep_tagged) in [(&a, &b, false), (&b, &a, false)] {
-            if let Some(("likely" | "likely_if_innermost", [inner])) = ir::intrinsic_name(tagged)
-                && ir::equal(inner, plain)
-            {
-                return if keep_tagged { tagged.clone() } else { plain.clone() };
-            }
+        if is_tagged_copy(&a, &b) {
+            return b;
+        }
+        if is_tagged_copy(&b, &a) {
+            return a;
         }
         let e = ir::binary(op, a, b);
         let rules = if is_min { rule_tables::min_rules() } else { rule_tables::max_rules() };
@@ -508,14 +512,10 @@ impl Simplifier<'_, '_, '_> {
         if ir::equal(&t, &f) {
             return f;
         }
-        if let Some(("likely" | "likely_if_innermost", [inner])) = ir::intrinsic_name(&t)
-            && ir::equal(inner, &f)
-        {
+        if is_tagged_copy(&t, &f) {
             return f;
         }
-        if let Some(("likely" | "likely_if_innermost", [inner])) = ir::intrinsic_name(&f)
-            && ir::equal(inner, &t)
-        {
+        if is_tagged_copy(&f, &t) {
             return t;
         }
         let ty = t.ty();
