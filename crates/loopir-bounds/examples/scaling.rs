@@ -1,7 +1,8 @@
 //! Prints wall times of the §3.5 workloads for doubling N (a quick scaling check that
 //! needs no criterion run): `cargo run --release -p loopir-bounds --example scaling`;
 //! an argument picks the workloads whose name contains it (`... --example scaling -- B6`),
-//! a second one runs only that size, once (`-- B6 512`, for `perf` or `valgrind`).
+//! a second one runs only that size, once (`-- B6 512`, for `perf` or `valgrind`), and a
+//! third that many times (`-- B6 512 20`, so that a profile is dominated by the pass).
 
 /// The allocator the `loopir` command uses, so that timings match what users see.
 #[global_allocator]
@@ -19,9 +20,15 @@ fn single_size() -> Option<usize> {
     std::env::args().nth(2).and_then(|a| a.parse().ok())
 }
 
+/// How many times to run each size: the third argument, else 1 with a size, else 5.
+fn runs() -> usize {
+    let given = std::env::args().nth(3).and_then(|a| a.parse().ok());
+    given.unwrap_or(if single_size().is_some() { 1 } else { 5 })
+}
+
 fn time<R>(f: impl Fn() -> R) -> f64 {
     let mut best = f64::MAX;
-    for _ in 0..if single_size().is_some() { 1 } else { 5 } {
+    for _ in 0..runs() {
         let t = Instant::now();
         std::hint::black_box(f());
         best = best.min(t.elapsed().as_secs_f64());

@@ -40,8 +40,6 @@ pub fn allocation_bounds_inference(
 ) -> Result<Stmt, BoundsError> {
     let ctx = Ctx::with_options(Options { compat_purify: true, ..Options::default() });
     ctx.seed_t(fresh_t);
-    // Positions are keyed by node, so they are taken on the statement that is walked.
-    let s = &crate::pure_math::retag_pure_math(s);
     let mut positions = Positions::default();
     loopir::visit::Visitor::visit_stmt(&mut positions, s);
     let mut pass =

@@ -980,6 +980,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     fn call(&mut self, e: &Expr) -> Interval {
         let ty = e.ty();
         let ExprKind::Call { name, args, call_type, value_index } = e.kind() else { return type_bounds(ty) };
+        let call_type = &crate::pure_math::effective_call_type(name, *call_type, *value_index);
         let intrinsic = matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic);
         // 1. Intrinsics with an equivalent arithmetic form are analysed in that form.
         if intrinsic && let Some(lowered) = self.lower_intrinsic(e, name, args) {

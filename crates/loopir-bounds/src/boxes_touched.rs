@@ -1087,9 +1087,9 @@ fn is_pure(e: &Expr) -> bool {
             return r;
         }
         let own = match e.kind() {
-            ExprKind::Call { call_type, .. } => {
+            ExprKind::Call { name, call_type, value_index, .. } => {
                 matches!(
-                    call_type,
+                    crate::pure_math::effective_call_type(name, *call_type, *value_index),
                     CallType::PureExtern | CallType::PureIntrinsic | CallType::Halide | CallType::Image
                 )
             }

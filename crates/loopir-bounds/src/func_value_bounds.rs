@@ -51,12 +51,6 @@ struct Site {
     stage: Option<u32>,
 }
 
-/// Func value bounds of every Func with a single stage in `s`.
-pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
-    // Math calls are pure for the analysis, as in the passes that use these bounds.
-    value_bounds_of_retagged(ctx, &crate::pure_math::retag_pure_math(s))
-}
-
 /// The table the reference computes once, from the definitions, before computation bounds
 /// inference, and hands to both bounds passes: the value bounds of `defs` (the
 /// computation-bounds input) with `t` names drawn just before `env`'s counter.
@@ -66,8 +60,8 @@ pub fn func_value_bounds_of_definitions(defs: &Stmt, env: &BoundsEnv) -> FuncVal
     func_value_bounds_from_text(&ctx, defs)
 }
 
-/// As [`func_value_bounds_from_text`], for a statement whose math calls are re-tagged.
-pub(crate) fn value_bounds_of_retagged(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
+/// Func value bounds of every Func with a single stage in `s`.
+pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
     let sites = collect_sites(s);
     let counting = Ctx::with_options(ctx.options());
     let out = value_bounds(&counting, &sites);

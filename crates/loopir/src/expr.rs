@@ -302,6 +302,16 @@ impl Expr {
     pub fn as_ptr(&self) -> *const ExprNode {
         Arc::as_ptr(&self.0)
     }
+    /// Whether some other handle to this node exists. A walk can reach a node that is not
+    /// shared through one parent only, so memo tables over a DAG need not record it (see
+    /// [`crate::mutate::ExprMemo`]); most nodes of a parsed tree are not shared.
+    pub fn is_shared(&self) -> bool {
+        self.handles() > 1
+    }
+    /// How many handles to this node exist.
+    pub(crate) fn handles(&self) -> usize {
+        Arc::strong_count(&self.0)
+    }
 
     // ---- immediates ----
 

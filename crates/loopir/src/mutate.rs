@@ -29,6 +29,66 @@ pub trait Mutator {
     fn leave_let_stmt(&mut self, _name: &Name) {}
 }
 
+/// The results of a rewrite per node, so that a node reached through several parents is
+/// rewritten once (a walk of a DAG without one is exponential in its depth).
+///
+/// Only nodes that can be reached twice are recorded: leaves are cheaper to rewrite than
+/// to look up, and a node with a single handle has a single parent, which is itself
+/// rewritten once. On a parsed tree, where little is shared, the table stays nearly
+/// empty. Keys are node addresses: keep the input alive while the table is in use.
+///
+/// ```
+/// use loopir::mutate::{ExprMemo, Mutator, walk_expr};
+/// use loopir::{Expr, ExprKind};
+///
+/// /// Renames `x` to `y`, rewriting each shared node once.
+/// struct Rename(ExprMemo);
+/// impl Mutator for Rename {
+///     fn mutate_expr(&mut self, e: &Expr) -> Expr {
+///         if let Some(r) = self.0.lookup(e) {
+///             return r;
+///         }
+///         let r = match e.kind() {
+///             ExprKind::Variable(v) if v.as_ref() == "x" => Expr::var_i32("y"),
+///             _ => walk_expr(self, e),
+///         };
+///         self.0.record(e, &r);
+///         r
+///     }
+/// }
+/// let x = Expr::var_i32("x");
+/// let twice = Expr::add(x.clone(), x).unwrap();
+/// let e = Expr::mul(twice.clone(), twice).unwrap();
+/// let renamed = Rename(ExprMemo::default()).mutate_expr(&e);
+/// assert_eq!(renamed.to_string(), "((y + y)*(y + y))");
+/// // The shared operand was rewritten once, so the result shares it too.
+/// let ExprKind::Binary(_, a, b) = renamed.kind() else { unreachable!() };
+/// assert!(a.same_as(b));
+/// ```
+#[derive(Default)]
+pub struct ExprMemo {
+    results: rustc_hash::FxHashMap<*const crate::expr::ExprNode, Expr>,
+}
+
+impl ExprMemo {
+    /// The recorded result for `e`, if `e` was rewritten before.
+    pub fn lookup(&self, e: &Expr) -> Option<Expr> {
+        if !e.is_shared() || e.children().is_empty() {
+            return None;
+        }
+        self.results.get(&e.as_ptr()).cloned()
+    }
+    /// Records `result` as the rewrite of `e`, if `e` can be reached again.
+    pub fn record(&mut self, e: &Expr, result: &Expr) {
+        // An unchanged node comes back as a second handle to itself, which is not a
+        // second parent.
+        let parents = e.handles() - usize::from(result.same_as(e));
+        if parents > 1 && !e.children().is_empty() {
+            self.results.insert(e.as_ptr(), result.clone());
+        }
+    }
+}
+
 fn changed(old: &Expr, new: &Expr) -> bool {
     !old.same_as(new)
 }

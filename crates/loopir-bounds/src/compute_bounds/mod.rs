@@ -52,9 +52,8 @@ fn unsupported(what: impl Into<String>) -> BoundsError {
 
 /// Runs computation bounds inference on `s` (see the module docs).
 pub fn computation_bounds_inference(ctx: &Ctx, s: &Stmt, env: &BoundsEnv) -> Result<Stmt, BoundsError> {
-    let retagged = crate::pure_math::retag_pure_math(s);
-    let func_bounds = crate::func_value_bounds::value_bounds_of_retagged(ctx, &retagged);
-    infer(ctx, &retagged, env, &func_bounds)
+    let func_bounds = crate::func_value_bounds::func_value_bounds_from_text(ctx, s);
+    infer(ctx, s, env, &func_bounds)
 }
 
 /// As [`computation_bounds_inference`], with the Func value bounds already computed from
@@ -66,7 +65,7 @@ pub fn computation_bounds_inference_with(
     env: &BoundsEnv,
     func_bounds: &FuncValueBounds,
 ) -> Result<Stmt, BoundsError> {
-    infer(ctx, &crate::pure_math::retag_pure_math(s), env, func_bounds)
+    infer(ctx, s, env, func_bounds)
 }
 
 fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) -> Result<Stmt, BoundsError> {
@@ -95,7 +94,7 @@ fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) ->
         in_pipeline: Vec::new(),
         in_pipeline_count: FxHashMap::default(),
         inner: vec![FxHashSet::default()],
-        lets_in_scope: FxHashMap::default(),
+        guarded_in_scope: FxHashMap::default(),
         has_extern_consumer,
         error: None,
     };
@@ -142,8 +141,9 @@ struct Walk<'a> {
     in_pipeline_count: FxHashMap<Name, usize>,
     /// Inner productions of each enclosing loop level (innermost last).
     inner: Vec<FxHashSet<Name>>,
-    /// Names of the enclosing `let`s (peeled or visited), with multiplicity.
-    lets_in_scope: FxHashMap<Name, usize>,
+    /// Names of the enclosing `let`s (peeled or visited) that end in `.guarded`, with
+    /// multiplicity: the only ones looked up (step 8), so the only ones worth hashing.
+    guarded_in_scope: FxHashMap<Name, usize>,
     /// Funcs passed to an extern stage.
     has_extern_consumer: FxHashSet<Name>,
     error: Option<BoundsError>,
@@ -234,11 +234,6 @@ fn stmt_mentions(s: &Stmt, name: &str) -> bool {
     f.found
 }
 
-enum Peeled {
-    Let(Name, Expr),
-    If(Expr),
-}
-
 fn let_stmt(name: &str, value: Expr, body: Stmt) -> Stmt {
     Stmt::let_stmt(name, value, body)
 }
@@ -249,61 +244,66 @@ fn var(name: &str) -> Expr {
 
 impl Walk<'_> {
     fn enter_let(&mut self, name: &Name) {
-        *self.lets_in_scope.entry(name.clone()).or_default() += 1;
+        if name.ends_with(".guarded") {
+            *self.guarded_in_scope.entry(name.clone()).or_default() += 1;
+        }
     }
 
     fn leave_let(&mut self, name: &Name) {
-        if let Some(n) = self.lets_in_scope.get_mut(name) {
+        if let Some(n) = self.guarded_in_scope.get_mut(name) {
             *n -= 1;
             if *n == 0 {
-                self.lets_in_scope.remove(name);
+                self.guarded_in_scope.remove(name);
             }
         }
     }
 
     /// One loop level (`None`: the synthetic root), with its body.
     fn level(&mut self, loop_name: Option<&Name>, body: &Stmt) -> Result<Stmt, BoundsError> {
-        // 1. Peel lets and else-less ifs that do not depend on bounds symbols.
-        let mut peeled = Vec::new();
-        let mut rest = body.clone();
+        // 1. Peel lets and else-less ifs that do not depend on bounds symbols. The peeled
+        // nodes are kept by reference: an inlined chain peels 10^5 of them, and nothing
+        // is rebuilt unless the body below them changes.
+        let mut peeled: Vec<&Stmt> = Vec::new();
+        let mut rest = body;
         loop {
             let next = match rest.kind() {
                 StmtKind::LetStmt { name, value, body }
                     if !depends_on_bounds(value) && !scope_ends_early(name, body) =>
                 {
-                    peeled.push(Peeled::Let(name.clone(), value.clone()));
                     self.enter_let(name);
-                    body.clone()
+                    body
                 }
                 StmtKind::IfThenElse { condition, then_case, else_case: None }
                     if !depends_on_bounds(condition) =>
                 {
-                    peeled.push(Peeled::If(condition.clone()));
-                    then_case.clone()
+                    then_case
                 }
                 _ => break,
             };
+            peeled.push(rest);
             rest = next;
         }
-        let r = self.level_inner(loop_name, &rest);
+        let r = self.level_inner(loop_name, rest);
         for p in &peeled {
-            if let Peeled::Let(n, _) = p {
-                self.leave_let(n);
+            if let StmtKind::LetStmt { name, .. } = p.kind() {
+                self.leave_let(name);
             }
         }
         let mut new_body = r?;
-        // Nothing changed inside: keep the original nodes rather than rebuilding every
-        // peeled let (an inlined chain peels 10^5 of them).
-        if new_body.same_as(&rest) {
+        if new_body.same_as(rest) {
             return Ok(body.clone());
         }
         // 9. Put the peeled lets and ifs back, outermost.
         for p in peeled.into_iter().rev() {
-            new_body = match p {
-                Peeled::Let(n, v) => Stmt::let_stmt(n, v, new_body),
-                Peeled::If(c) => {
-                    Stmt::if_then_else(c, new_body, None).map_err(|e| BoundsError::IllTyped(e.to_string()))?
+            new_body = match p.kind() {
+                StmtKind::LetStmt { name, value, .. } => {
+                    Stmt::let_stmt(name.clone(), value.clone(), new_body)
                 }
+                StmtKind::IfThenElse { condition, .. } => {
+                    Stmt::if_then_else(condition.clone(), new_body, None)
+                        .map_err(|e| BoundsError::IllTyped(e.to_string()))?
+                }
+                _ => new_body,
             };
         }
         Ok(new_body)
@@ -402,7 +402,7 @@ impl Walk<'_> {
                             Some((lo, hi)) => (ir::max(lo, var(&min_name)), ir::min(hi, var(&max_name))),
                             None => {
                                 let guarded = format!("{v}.guarded");
-                                let val = if self.lets_in_scope.contains_key(guarded.as_str()) {
+                                let val = if self.guarded_in_scope.contains_key(guarded.as_str()) {
                                     var(&guarded)
                                 } else {
                                     var(&v)

@@ -163,21 +163,32 @@ fn spec_vec(list: &Option<Rc<SpecList>>) -> Vec<(Expr, bool)> {
     out
 }
 
-/// A persistent list of let bindings.
+/// A persistent list of let bindings, one node per run of directly nested LetStmts.
 struct LetList {
-    /// The LetStmt itself: holding the node (already at hand) rather than clones of its
-    /// name and value keeps long let chains from touching every value's count.
-    stmt: Stmt,
+    /// The outermost LetStmt of the run: holding the nodes (already at hand) rather than
+    /// clones of their names and values keeps long let chains from touching every value's
+    /// count, and one list node per run keeps them from allocating per let.
+    first: Stmt,
+    /// How many LetStmts the run holds, from `first` down through the bodies.
+    len: usize,
     parent: Option<Rc<LetList>>,
 }
 
 fn let_value(list: &Option<Rc<LetList>>, name: &str) -> Option<Expr> {
     let mut cur = list.as_ref();
     while let Some(node) = cur {
-        if let StmtKind::LetStmt { name: n, value, .. } = node.stmt.kind()
-            && n.as_ref() == name
-        {
-            return Some(value.clone());
+        // The innermost binding of `name` in the run is the last one met going down.
+        let mut found = None;
+        let mut s = &node.first;
+        for _ in 0..node.len {
+            let StmtKind::LetStmt { name: n, value, body } = s.kind() else { break };
+            if n.as_ref() == name {
+                found = Some(value);
+            }
+            s = body;
+        }
+        if let Some(v) = found {
+            return Some(v.clone());
         }
         cur = node.parent.as_ref();
     }
@@ -185,6 +196,12 @@ fn let_value(list: &Option<Rc<LetList>>, name: &str) -> Option<Expr> {
 }
 
 impl Facts {
+    /// Records that a name inside `produce func` mentions stage `k`.
+    fn note_stage(&mut self, func: &str, k: u32) {
+        let m = self.max_stage.entry(func.to_string()).or_default();
+        *m = (*m).max(k);
+    }
+
     pub fn collect(s: &Stmt) -> Facts {
         let mut f = Facts::default();
         let mut stack = vec![Item {
@@ -197,6 +214,28 @@ impl Facts {
             spec: None,
         }];
         while let Some(Item { s: st, produce, innermost_loop, enclosing, conds, lets, spec }) = stack.pop() {
+            // A run of LetStmts is taken in one step (an inlined chain nests 10^5 of them):
+            // nothing but the stage numbers in the names and the bindings themselves
+            // matter, and those go into one list node.
+            if let StmtKind::LetStmt { .. } = st.kind() {
+                let mut len = 0;
+                let mut cur = &st;
+                while let StmtKind::LetStmt { name, body, .. } = cur.kind() {
+                    if let Some(p) = &produce
+                        && let Some(k) = stage_of(name, p)
+                    {
+                        f.note_stage(p, k);
+                    }
+                    len += 1;
+                    cur = body;
+                }
+                let lets = match produce {
+                    Some(_) => Some(Rc::new(LetList { first: st.clone(), len, parent: lets })),
+                    None => lets,
+                };
+                stack.push(Item { s: cur.clone(), produce, innermost_loop, enclosing, conds, lets, spec });
+                continue;
+            }
             let spec_then = |then: bool| match (st.kind(), &produce) {
                 (StmtKind::IfThenElse { condition, else_case: Some(_), .. }, Some(_)) => {
                     Some(Rc::new(SpecList { cond: condition.clone(), then, parent: spec.clone() }))
@@ -214,9 +253,6 @@ impl Facts {
                 enclosing_for_children = Some(name.clone());
             }
             let lets_for_children = match st.kind() {
-                StmtKind::LetStmt { .. } if produce.is_some() => {
-                    Some(Rc::new(LetList { stmt: st.clone(), parent: lets.clone() }))
-                }
                 StmtKind::ProducerConsumer { is_producer: true, .. } => None,
                 _ => lets.clone(),
             };
@@ -238,12 +274,11 @@ impl Facts {
                 };
             if let Some(p) = &produce {
                 let named = match st.kind() {
-                    StmtKind::LetStmt { name, .. } | StmtKind::For { name, .. } => stage_of(name, p),
+                    StmtKind::For { name, .. } => stage_of(name, p),
                     _ => None,
                 };
                 if let Some(k) = named {
-                    let m = f.max_stage.entry(p.to_string()).or_default();
-                    *m = (*m).max(k);
+                    f.note_stage(p, k);
                 }
             }
             match st.kind() {
@@ -362,10 +397,13 @@ fn selects_to_if_then_else(e: &Expr) -> Expr {
 }
 
 fn is_pure(e: &Expr) -> bool {
-    let own = !matches!(
-        e.kind(),
-        ExprKind::Call { call_type: CallType::Extern | CallType::ExternCPlusPlus | CallType::Intrinsic, .. }
-    );
+    let own = match e.kind() {
+        ExprKind::Call { name, call_type, value_index, .. } => !matches!(
+            crate::pure_math::effective_call_type(name, *call_type, *value_index),
+            CallType::Extern | CallType::ExternCPlusPlus | CallType::Intrinsic
+        ),
+        _ => true,
+    };
     own && e.children().iter().all(|c| is_pure(c))
 }
 
