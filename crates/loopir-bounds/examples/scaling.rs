@@ -3,6 +3,7 @@
 //! an argument picks the workloads whose name contains it (`... --example scaling -- B6`),
 //! a second one runs only that size, once (`-- B6 512`, for `perf` or `valgrind`), and a
 //! third that many times (`-- B6 512 20`, so that a profile is dominated by the pass).
+//! Ratios are per doubling of N, whatever the step between the sizes.
 
 /// The allocator the `loopir` command uses, so that timings match what users see.
 #[global_allocator]
@@ -45,14 +46,22 @@ fn report(name: &str, sizes: &[usize], run: impl Fn(usize) -> f64) {
     if !selected(name) {
         return;
     }
-    let mut prev: Option<f64> = None;
+    let mut prev: Option<(usize, f64)> = None;
     let mut line = format!("{name:<22}");
+    // `SCALING_SIZES=16,64,256` replaces the sizes (e.g. by the benches' lists).
+    let given: Option<Vec<usize>> = std::env::var("SCALING_SIZES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect());
     let one = single_size().map(|n| vec![n]);
-    for &n in one.as_deref().unwrap_or(sizes) {
+    for &n in one.as_deref().or(given.as_deref()).unwrap_or(sizes) {
         let ms = run(n);
-        let ratio = prev.map_or(String::new(), |p| format!(" (x{:.2})", ms / p.max(1e-6)));
+        // The ratio per doubling of N, whatever the step between sizes.
+        let ratio = prev.map_or(String::new(), |(pn, p)| {
+            let doublings = (n as f64 / pn as f64).log2();
+            format!(" (x{:.2})", (ms / p.max(1e-6)).powf(1.0 / doublings.max(1e-9)))
+        });
         line.push_str(&format!("  N={n}: {ms:.2} ms{ratio}"));
-        prev = Some(ms);
+        prev = Some((n, ms));
     }
     println!("{line}");
 }

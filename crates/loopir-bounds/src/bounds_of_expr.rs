@@ -262,6 +262,21 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     /// The (raw) interval of `e` in the current scope.
     pub fn bounds(&mut self, e: &Expr) -> Interval {
+        // Leaves are cheaper to answer than to look up (a constant is its own point, a
+        // variable one scope lookup); keeping them out of the memo also keeps it small.
+        if e.children().is_empty() {
+            self.ctx.count(|s| s.bounds_rule_applications += 1);
+            return self.visit(e);
+        }
+        // A node with no other handle has one parent, whose own result is memoised (or
+        // which is itself reached once): it is met once per query, so its key (a walk of
+        // its free variables) and memo entry would be pure cost. Most nodes of parsed
+        // text are like this.
+        if !e.is_shared() {
+            self.ctx.count(|s| s.bounds_rule_applications += 1);
+            let _hashes = self.ctx.hash_scope();
+            return with_stack(|| self.visit(e));
+        }
         let key = self.key(e);
         if let Some((_, i)) = self.memo.get(&key) {
             return i.clone();

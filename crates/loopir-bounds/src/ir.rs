@@ -344,7 +344,10 @@ fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
         with_stack(|| structural_hash(c, cache)).hash(&mut hasher);
     }
     let h = hasher.finish();
-    cache.insert(e.as_ptr(), (e.clone(), h));
+    // A leaf is hashed as fast as it is looked up.
+    if !e.children().is_empty() {
+        cache.insert(e.as_ptr(), (e.clone(), h));
+    }
     h
 }
 
@@ -452,8 +455,15 @@ pub const MAX_TRACKED_FREE_VARS: usize = 32;
 /// [`MAX_TRACKED_FREE_VARS`].
 pub type FreeVars = Option<Rc<[Name]>>;
 
-/// Per-node cache of free-variable sets (the node is kept alive with its entry).
-pub(crate) type FreeVarCache = FxHashMap<*const ExprNode, (Expr, FreeVars)>;
+/// Cache of free-variable sets: per interior node (kept alive with its entry), and per
+/// variable name rather than per variable node (names are interned by the parser, so a
+/// name read a thousand times has one entry; constants need none).
+#[derive(Default)]
+pub(crate) struct FreeVarCache {
+    nodes: FxHashMap<*const ExprNode, (Expr, FreeVars)>,
+    /// Keyed by the name's text address; the entry's set holds the name, keeping it alive.
+    names: FxHashMap<*const u8, Rc<[Name]>>,
+}
 
 fn merge_sorted(a: &[Name], b: &[Name]) -> Vec<Name> {
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -506,11 +516,23 @@ thread_local! {
 }
 
 pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> FreeVars {
-    if let Some((_, fv)) = cache.borrow().get(&e.as_ptr()) {
+    match e.kind() {
+        ExprKind::Variable(n) => {
+            let key = n.as_ptr();
+            if let Some(fv) = cache.borrow().names.get(&key) {
+                return Some(fv.clone());
+            }
+            let fv: Rc<[Name]> = Rc::from(vec![n.clone()]);
+            cache.borrow_mut().names.insert(key, fv.clone());
+            return Some(fv);
+        }
+        _ if e.children().is_empty() => return Some(EMPTY_FREE_VARS.with(Rc::clone)),
+        _ => {}
+    }
+    if let Some((_, fv)) = cache.borrow().nodes.get(&e.as_ptr()) {
         return fv.clone();
     }
     let result: FreeVars = with_stack(|| match e.kind() {
-        ExprKind::Variable(n) => Some(Rc::from(vec![n.clone()])),
         ExprKind::Let { name, value, body } => {
             let vv = free_vars_cached(value, cache);
             // A body with untracked free variables stays untracked (conservative).
@@ -532,7 +554,7 @@ pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> FreeV
             acc
         }
     });
-    cache.borrow_mut().insert(e.as_ptr(), (e.clone(), result.clone()));
+    cache.borrow_mut().nodes.insert(e.as_ptr(), (e.clone(), result.clone()));
     result
 }
 

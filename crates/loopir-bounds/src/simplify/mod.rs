@@ -109,6 +109,12 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
 
     /// Simplifies one expression.
     pub fn simplify(&mut self, e: &Expr) -> Expr {
+        // Leaves are cheaper to simplify (a constant is itself, a variable one lookup)
+        // than to memoise; keeping them out keeps the tables small.
+        if e.children().is_empty() {
+            self.ctx.count(|s| s.simplify_visits += 1);
+            return self.visit(e);
+        }
         let key = (e.as_ptr(), self.epoch);
         if let Some((_, r)) = self.memo.get(&key) {
             return r.clone();
