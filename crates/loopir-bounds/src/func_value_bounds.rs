@@ -30,8 +30,8 @@
 
 use indexmap::IndexMap;
 use loopir::equality::with_stack;
-use loopir::mutate::{Mutator, walk_expr};
-use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Name, Stmt, StmtKind};
+use loopir::mutate::{ExprMemo, Mutator, walk_expr};
+use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
 
 use crate::bounds_of_expr::{FuncValueBounds, bounds_of_expr_in_scope};
@@ -207,19 +207,19 @@ pub fn undo_access_clamps(s: &Stmt, bounds: &FuncValueBounds) -> Stmt {
     if !bounds.values().any(Interval::is_bounded) {
         return s.clone();
     }
-    Unclamp { bounds, memo: FxHashMap::default() }.mutate_stmt(s)
+    Unclamp { bounds, memo: ExprMemo::default() }.mutate_stmt(s)
 }
 
 fn undo_clamps_in_expr(e: &Expr, bounds: &FuncValueBounds) -> Expr {
     if !bounds.values().any(Interval::is_bounded) {
         return e.clone();
     }
-    Unclamp { bounds, memo: FxHashMap::default() }.mutate_expr(e)
+    Unclamp { bounds, memo: ExprMemo::default() }.mutate_expr(e)
 }
 
 struct Unclamp<'a> {
     bounds: &'a FuncValueBounds,
-    memo: FxHashMap<*const ExprNode, Expr>,
+    memo: ExprMemo,
 }
 
 impl Unclamp<'_> {
@@ -238,16 +238,15 @@ impl Unclamp<'_> {
 
 impl Mutator for Unclamp<'_> {
     fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        // Leaves never change; keeping them out of the memo keeps it small.
         if e.children().is_empty() {
             return e.clone();
         }
-        if let Some(r) = self.memo.get(&e.as_ptr()) {
-            return r.clone();
+        if let Some(r) = self.memo.lookup(e) {
+            return r;
         }
         let inner = walk_expr(self, e);
         let r = self.bare_call(&inner).unwrap_or(inner);
-        self.memo.insert(e.as_ptr(), r.clone());
+        self.memo.record(e, &r);
         r
     }
 }

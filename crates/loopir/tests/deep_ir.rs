@@ -283,3 +283,45 @@ fn three_thousand_nested_ifs_survive_every_walk() {
         drop(s);
     });
 }
+
+/// Renames `x` to `y` and counts the nodes it rewrites, remembering shared ones.
+struct MemoRename {
+    memo: loopir::mutate::ExprMemo,
+    rewritten: usize,
+}
+impl Mutator for MemoRename {
+    fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        if let Some(r) = self.memo.lookup(e) {
+            return r;
+        }
+        self.rewritten += 1;
+        let r = match e.kind() {
+            ExprKind::Variable(v) if v.as_ref() == "x" => Expr::var_i32("y"),
+            _ => walk_expr(self, e),
+        };
+        self.memo.record(e, &r);
+        r
+    }
+}
+
+#[test]
+fn a_memo_rewrites_each_node_of_a_dag_once() {
+    // `e_{k+1} = e_k + e_k`: 10,001 nodes, a tree of 2^10001 - 1 of them.
+    let mut e = Expr::var_i32("x");
+    for _ in 0..10_000 {
+        e = Expr::add(e.clone(), e).expect("int32 + int32");
+    }
+    let mut m = MemoRename { memo: loopir::mutate::ExprMemo::default(), rewritten: 0 };
+    let r = m.mutate_expr(&e);
+    // Each interior node once, and the leaf once per parent that reaches it (leaves are
+    // not remembered): 10,000 + 2.
+    assert_eq!(m.rewritten, 10_002);
+    let ExprKind::Binary(_, a, b) = r.kind() else { panic!("expected a sum, got {r}") };
+    assert!(a.same_as(b), "the rewrite keeps the sharing");
+    // An unshared tree is rewritten without remembering anything, and nothing is
+    // rewritten twice.
+    let tree = Expr::add(Expr::var_i32("x"), Expr::i32(1)).expect("int32 + int32");
+    let mut m = MemoRename { memo: loopir::mutate::ExprMemo::default(), rewritten: 0 };
+    assert_eq!(m.mutate_expr(&tree).to_string(), "(y + 1)");
+    assert_eq!(m.rewritten, 3);
+}

@@ -5,6 +5,7 @@
 //! the live allocations and the static stack accounting — because the emitted text depends
 //! on every one of those rules, including the ones that are not loop-carried sound.
 
+use loopir::mutate::ExprMemo;
 use loopir::mutate::walk_stmt as rebuild_direct_exprs;
 use loopir::{
     CallType, DeviceApi, Expr, ExprKind, ForType, Mutator, Name, Stmt, StmtKind, Type, equality::with_stack,
@@ -137,16 +138,22 @@ fn device_interface(api: DeviceApi) -> Expr {
 /// statements alone.
 struct MarkerReplacer {
     instance: Expr,
+    memo: ExprMemo,
 }
 
 impl Mutator for MarkerReplacer {
     fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        if let ExprKind::Call { name, .. } = e.kind()
-            && name.as_ref() == ENABLE_MARKER
-        {
-            return call_i32("halide_profiler_enable_instance", vec![self.instance.clone()]);
+        if let Some(r) = self.memo.lookup(e) {
+            return r;
         }
-        walk_expr(self, e)
+        let r = match e.kind() {
+            ExprKind::Call { name, .. } if name.as_ref() == ENABLE_MARKER => {
+                call_i32("halide_profiler_enable_instance", vec![self.instance.clone()])
+            }
+            _ => walk_expr(self, e),
+        };
+        self.memo.record(e, &r);
+        r
     }
     fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
         s.clone()
@@ -157,14 +164,21 @@ impl Mutator for MarkerReplacer {
 struct InstanceRenamer<'n> {
     from: &'n str,
     to: Expr,
+    /// Shared subexpressions are renamed once (a walk of a DAG without it is exponential).
+    memo: ExprMemo,
 }
 
 impl Mutator for InstanceRenamer<'_> {
     fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        match e.kind() {
+        if let Some(r) = self.memo.lookup(e) {
+            return r;
+        }
+        let r = match e.kind() {
             ExprKind::Variable(n) if n.as_ref() == self.from => self.to.clone(),
             _ => walk_expr(self, e),
-        }
+        };
+        self.memo.record(e, &r);
+        r
     }
 }
 
@@ -382,13 +396,16 @@ impl<'e> Injector<'e> {
     }
 
     fn replace_marker_expr(&self, e: &Expr) -> Expr {
-        MarkerReplacer { instance: self.instance.clone() }.mutate_expr(e)
+        MarkerReplacer { instance: self.instance.clone(), memo: ExprMemo::default() }.mutate_expr(e)
     }
 
     /// `s` with the marker replaced in its own expressions, if it holds one.
     fn with_markers_replaced(&self, original: &Stmt, s: Stmt) -> Stmt {
         if self.is_flagged(original) {
-            rebuild_direct_exprs(&mut MarkerReplacer { instance: self.instance.clone() }, &s)
+            rebuild_direct_exprs(
+                &mut MarkerReplacer { instance: self.instance.clone(), memo: ExprMemo::default() },
+                &s,
+            )
         } else {
             s
         }
@@ -665,8 +682,11 @@ impl<'e> Injector<'e> {
                 b = self.activate(b, THREAD_IDLE_ID);
             }
             if is_hexagon {
-                let mut renamer =
-                    InstanceRenamer { from: &self.names.instance, to: handle_var(&self.names.hvx_instance) };
+                let mut renamer = InstanceRenamer {
+                    from: &self.names.instance,
+                    to: handle_var(&self.names.hvx_instance),
+                    memo: ExprMemo::default(),
+                };
                 b = renamer.mutate_stmt(&b);
                 let get = Expr::call(
                     Type::void_ptr(),
