@@ -295,9 +295,10 @@ fn var_refs(e: &Expr, limit: usize) -> usize {
         if e.as_variable().is_some() {
             return 1;
         }
-        let key = e.as_ptr() as usize;
-        if let Some(&n) = memo.get(&key) {
-            return n;
+        // Only a node with another handle can be reached again.
+        let key = e.is_shared().then_some(e.as_ptr() as usize);
+        if let Some(n) = key.and_then(|k| memo.get(&k)) {
+            return *n;
         }
         let mut n = 0;
         for c in e.children() {
@@ -306,7 +307,9 @@ fn var_refs(e: &Expr, limit: usize) -> usize {
                 break;
             }
         }
-        memo.insert(key, n);
+        if let Some(k) = key {
+            memo.insert(k, n);
+        }
         n
     }
     go(e, limit, &mut FxHashMap::default())

@@ -266,13 +266,36 @@ pub fn overflow_marker(ty: Type, tag: i64) -> Expr {
 
 /// Whether `e` mentions a `signed_integer_overflow` marker anywhere.
 pub fn contains_overflow_marker(e: &Expr) -> bool {
+    any_node(e, |n| is_intrinsic(n, "signed_integer_overflow"))
+}
+
+/// Whether some node of `e` satisfies `found`. Small expressions (the common case: one
+/// bound end, one let value) are walked as trees without allocating; larger ones as DAGs,
+/// each node once.
+pub(crate) fn any_node(e: &Expr, found: impl Fn(&Expr) -> bool) -> bool {
+    /// `None` if the tree has more than `budget` nodes.
+    fn small(e: &Expr, found: &impl Fn(&Expr) -> bool, budget: &mut usize) -> Option<bool> {
+        *budget = budget.checked_sub(1)?;
+        if found(e) {
+            return Some(true);
+        }
+        for c in e.children() {
+            if small(c, found, budget)? {
+                return Some(true);
+            }
+        }
+        Some(false)
+    }
+    if let Some(r) = small(e, &found, &mut 64) {
+        return r;
+    }
     let mut seen = FxHashSet::default();
     let mut stack = vec![e.clone()];
     while let Some(n) = stack.pop() {
         if !seen.insert(n.as_ptr()) {
             continue;
         }
-        if is_intrinsic(&n, "signed_integer_overflow") {
+        if found(&n) {
             return true;
         }
         stack.extend(n.children().into_iter().cloned());
@@ -372,8 +395,33 @@ pub fn equal(a: &Expr, b: &Expr) -> bool {
     if a.ty() != b.ty() || hashes_differ(a, b) {
         return false;
     }
+    // Most comparisons are of a few nodes: compare those as trees, without a table.
+    if let Some(r) = small_eq(a, b, &mut 64) {
+        return r;
+    }
     let mut done = FxHashSet::default();
     eq_rec(a, b, &mut done)
+}
+
+/// [`eq_rec`] on trees of at most `budget` node pairs; `None` if they are larger.
+fn small_eq(a: &Expr, b: &Expr, budget: &mut usize) -> Option<bool> {
+    if a.same_as(b) {
+        return Some(true);
+    }
+    *budget = budget.checked_sub(1)?;
+    if a.ty() != b.ty() || !shallow_eq(a.kind(), b.kind()) {
+        return Some(false);
+    }
+    let (ca, cb) = (a.children(), b.children());
+    if ca.len() != cb.len() {
+        return Some(false);
+    }
+    for (x, y) in ca.iter().zip(cb.iter()) {
+        if !small_eq(x, y, budget)? {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 fn eq_rec(a: &Expr, b: &Expr, done: &mut FxHashSet<(*const ExprNode, *const ExprNode)>) -> bool {
@@ -383,8 +431,22 @@ fn eq_rec(a: &Expr, b: &Expr, done: &mut FxHashSet<(*const ExprNode, *const Expr
     if a.ty() != b.ty() {
         return false;
     }
+    if !shallow_eq(a.kind(), b.kind()) {
+        return false;
+    }
+    let (ca, cb) = (a.children(), b.children());
+    let same =
+        ca.len() == cb.len() && with_stack(|| ca.iter().zip(cb.iter()).all(|(x, y)| eq_rec(x, y, done)));
+    if same {
+        done.insert((a.as_ptr(), b.as_ptr()));
+    }
+    same
+}
+
+/// Whether two nodes agree on everything but their children.
+fn shallow_eq(a: &ExprKind, b: &ExprKind) -> bool {
     use ExprKind as K;
-    let shallow = match (a.kind(), b.kind()) {
+    match (a, b) {
         (K::IntImm(x), K::IntImm(y)) => x == y,
         (K::UIntImm(x), K::UIntImm(y)) => x == y,
         (K::FloatImm(x), K::FloatImm(y)) => x.to_bits() == y.to_bits(),
@@ -408,17 +470,7 @@ fn eq_rec(a: &Expr, b: &Expr, done: &mut FxHashSet<(*const ExprNode, *const Expr
         }
         (K::VectorReduce { op: o1, .. }, K::VectorReduce { op: o2, .. }) => o1 == o2,
         _ => false,
-    };
-    if !shallow {
-        return false;
     }
-    let (ca, cb) = (a.children(), b.children());
-    let same =
-        ca.len() == cb.len() && with_stack(|| ca.iter().zip(cb.iter()).all(|(x, y)| eq_rec(x, y, done)));
-    if same {
-        done.insert((a.as_ptr(), b.as_ptr()));
-    }
-    same
 }
 
 /// Number of distinct nodes (by identity) of an expression: its DAG size.
@@ -561,18 +613,7 @@ pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> FreeV
 /// Whether a variable named `name` occurs anywhere in `e` (a conservative stand-in for
 /// "occurs free" when the free-variable set is not tracked).
 pub fn mentions_var(e: &Expr, name: &str) -> bool {
-    let mut seen = FxHashSet::default();
-    let mut stack = vec![e.clone()];
-    while let Some(n) = stack.pop() {
-        if !seen.insert(n.as_ptr()) {
-            continue;
-        }
-        if n.as_variable().is_some_and(|v| v.as_ref() == name) {
-            return true;
-        }
-        stack.extend(n.children().into_iter().cloned());
-    }
-    false
+    any_node(e, |n| n.as_variable().is_some_and(|v| v.as_ref() == name))
 }
 
 /// Replaces free occurrences of the variables in `map` (capture-avoiding with respect to

@@ -152,51 +152,13 @@ struct Walk<'a> {
 /// Whether `e` mentions a bounds symbol (`….min`, `….max`, not `.loop_min`/`.loop_max`)
 /// or queries a buffer's bounds.
 fn depends_on_bounds(e: &Expr) -> bool {
-    // Most values are a handful of nodes (one per peeled let: 10^5 of them in an inlined
-    // chain); walk those as trees without allocating, and only large or deep ones with
-    // a visited set.
-    let mut budget = 64usize;
-    if let Some(found) = small_depends_on_bounds(e, &mut budget) {
-        return found;
-    }
-    let mut stack = vec![e.clone()];
-    let mut seen = FxHashSet::default();
-    while let Some(n) = stack.pop() {
-        if !seen.insert(n.as_ptr()) {
-            continue;
+    ir::any_node(e, |n| match n.kind() {
+        ExprKind::Variable(v) => v.ends_with(".min") || v.ends_with(".max"),
+        ExprKind::Call { name, .. } => {
+            matches!(name.as_ref(), "_halide_buffer_get_min" | "_halide_buffer_get_max")
         }
-        match n.kind() {
-            ExprKind::Variable(v) if v.ends_with(".min") || v.ends_with(".max") => return true,
-            ExprKind::Call { name, .. }
-                if matches!(name.as_ref(), "_halide_buffer_get_min" | "_halide_buffer_get_max") =>
-            {
-                return true;
-            }
-            _ => stack.extend(n.children().into_iter().cloned()),
-        }
-    }
-    false
-}
-
-/// `depends_on_bounds` on a tree of at most `budget` nodes; `None` if it is larger.
-fn small_depends_on_bounds(e: &Expr, budget: &mut usize) -> Option<bool> {
-    *budget = budget.checked_sub(1)?;
-    match e.kind() {
-        ExprKind::Variable(v) => Some(v.ends_with(".min") || v.ends_with(".max")),
-        ExprKind::Call { name, .. }
-            if matches!(name.as_ref(), "_halide_buffer_get_min" | "_halide_buffer_get_max") =>
-        {
-            Some(true)
-        }
-        _ => {
-            for c in e.children() {
-                if small_depends_on_bounds(c, budget)? {
-                    return Some(true);
-                }
-            }
-            Some(false)
-        }
-    }
+        _ => false,
+    })
 }
 
 /// Whether a let with this body was, before printing, scoped over only the first statement
