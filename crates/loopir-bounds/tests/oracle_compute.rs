@@ -4,73 +4,20 @@
 //! same places, every value equal to the reference's: structurally, proved, or on random
 //! integer assignments), differing (fails the test) or unsupported (refused by the pass).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use loopir::parse::{ParseEnv, parse_stmt_with_env};
-use loopir_bounds::compute_bounds::computation_bounds_inference;
-use loopir_bounds::env::BoundsEnv;
-use loopir_bounds::{BoundsError, Ctx};
+use loopir_bounds::Ctx;
 
+#[path = "support/cases.rs"]
+mod cases;
 #[path = "support/compare.rs"]
 mod compare;
 
+use cases::{Outcome, compute_case as run_case};
+
 fn cases_dir() -> PathBuf {
     PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
-}
-
-/// The outcome of one case.
-enum Outcome {
-    /// Printed byte for byte.
-    Exact,
-    /// Same definitions in the same places with equal values.
-    Equivalent(compare::Verdict),
-    /// Some definition is missing, extra or different.
-    Differs(String),
-    /// The pass refused the input.
-    Unsupported(String),
-}
-
-fn run_case(dir: &Path) -> Outcome {
-    match try_case(dir) {
-        Ok(o) => o,
-        Err(e) => Outcome::Differs(e),
-    }
-}
-
-fn try_case(dir: &Path) -> Result<Outcome, String> {
-    let read = |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| format!("{f}: {e}"));
-    let env = BoundsEnv::from_json(&read("bounds.env.json")?).map_err(|e| e.to_string())?;
-    let penv = env.parse_env();
-    let input = parse_stmt_with_env(&read("bounds.input.stmt")?, &penv).map_err(|e| e.to_string())?;
-    let expected_text = read("bounds.expected.stmt")?;
-    let expected = parse_stmt_with_env(&expected_text, &penv).map_err(|e| e.to_string())?;
-    let ctx = Ctx::new();
-    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
-    let out = match computation_bounds_inference(&ctx, &input, &env) {
-        Ok(out) => out,
-        Err(BoundsError::Unsupported(m)) => return Ok(Outcome::Unsupported(m)),
-        Err(e) => return Ok(Outcome::Differs(format!("error: {e}"))),
-    };
-    let text = out.to_string();
-    if let Some(dump) = std::env::var_os("LOOPIR_DUMP_DIR") {
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let _ = std::fs::write(Path::new(&dump).join(format!("{name}.stmt")), &text);
-    }
-    if text == expected_text {
-        return Ok(Outcome::Exact);
-    }
-    let verdict = compare::compare(&Ctx::new(), &out, &expected);
-    if verdict.differences.is_empty() {
-        return Ok(Outcome::Equivalent(verdict));
-    }
-    let first_line = text
-        .lines()
-        .zip(expected_text.lines())
-        .enumerate()
-        .find(|(_, (a, b))| a != b)
-        .map(|(i, (a, b))| format!("first differing line {}:\n  got:      {a}\n  expected: {b}", i + 1))
-        .unwrap_or_default();
-    Ok(Outcome::Differs(format!("{}\n  {first_line}", verdict.differences.join("\n  "))))
 }
 
 /// Cases that must stay byte-exact: the worked cases of spec §2.3.9 and the corpus cases
@@ -121,14 +68,10 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 #[test]
 fn corpus_definitions_match_the_reference() {
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(cases_dir())
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
-        .unwrap_or_default();
-    dirs.sort();
     let (mut exact, mut equivalent, mut unsupported, mut known, mut differ) = (0, 0, 0, 0, Vec::new());
-    for dir in dirs.iter().filter(|d| d.join("bounds.input.stmt").exists()) {
-        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or("?").to_owned();
-        match run_case(dir) {
+    for dir in cases::case_dirs(&cases_dir(), "bounds.input.stmt") {
+        let name = cases::case_name(&dir);
+        match run_case(&dir) {
             Outcome::Exact => {
                 exact += 1;
                 eprintln!("{name}: exact");

@@ -21,6 +21,13 @@ pub(super) enum ExternArg {
         /// Its number of dimensions.
         dims: usize,
     },
+    /// An input image or a constant buffer, passed as a query copy of its buffer.
+    Buffer {
+        /// The image parameter's or buffer's name.
+        name: String,
+        /// Its number of dimensions.
+        dims: usize,
+    },
     /// An expression, passed by value.
     Expr(Expr),
 }
@@ -59,8 +66,12 @@ impl ExternDef {
                 args.push(ExternArg::Func { name: g.to_owned(), types, dims });
             } else if let Some(e) = a.get("expr").and_then(|e| e.as_str()) {
                 args.push(ExternArg::Expr(parse_env_expr(e)?));
+            } else if let Some(b) = a.get("image").or_else(|| a.get("buffer")).and_then(|b| b.as_str()) {
+                let dims =
+                    a.get("dimensions").and_then(|d| d.as_u64()).ok_or_else(|| bad("no dimensions"))?;
+                args.push(ExternArg::Buffer { name: b.to_owned(), dims: dims as usize });
             } else {
-                return Err(unsupported(format!("extern Func {f} with an image or buffer argument")));
+                return Err(bad(&format!("argument {a} is none of func, image, buffer, expr")));
             }
         }
         let types = env.func_types(f);
@@ -115,6 +126,19 @@ pub(super) fn query_block(
     for a in &def.args {
         match a {
             ExternArg::Expr(e) => call_args.push(e.to_string()),
+            ExternArg::Buffer { name, dims } => {
+                // A copy of the input's buffer, for the query to write its needs into
+                // (a halide_dimension_t is 16 bytes).
+                let buf = format!("{name}.bounds_query.{func}");
+                lets.push((
+                    buf.clone(),
+                    parse(&format!(
+                        "(struct halide_buffer_t *)_halide_buffer_init_from_buffer((struct halide_buffer_t *)alloca(size_of_halide_buffer_t()), (struct halide_dimension_t *)alloca({}), (struct halide_buffer_t *){name}.buffer)",
+                        16 * dims
+                    ))?,
+                ));
+                call_args.push(buf);
+            }
             ExternArg::Func { name, types, dims } => {
                 for (k, ty) in types.iter().enumerate() {
                     let buf = format!("{name}.o{k}.bounds_query.{func}");

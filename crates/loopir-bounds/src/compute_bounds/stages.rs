@@ -80,6 +80,8 @@ impl Stage {
 struct ProvideFact {
     /// The stage, from the innermost enclosing loop of the Func (None: loop-less).
     stage: Option<u32>,
+    /// Which `produce` block holds it (a Func computed at several places has several).
+    block: u32,
     args: Vec<Expr>,
     /// Per argument: the value of the enclosing let it names, if any.
     resolved: Vec<Option<Expr>>,
@@ -133,6 +135,8 @@ pub(super) fn stage_of(name: &str, func: &str) -> Option<u32> {
 
 struct Item {
     s: Stmt,
+    /// The enclosing `produce` block's number.
+    block: u32,
     produce: Option<Name>,
     /// Innermost loop since the enclosing produce block.
     innermost_loop: Option<Name>,
@@ -204,8 +208,10 @@ impl Facts {
 
     pub fn collect(s: &Stmt) -> Facts {
         let mut f = Facts::default();
+        let mut blocks = 0u32;
         let mut stack = vec![Item {
             s: s.clone(),
+            block: 0,
             produce: None,
             innermost_loop: None,
             enclosing: None,
@@ -213,7 +219,9 @@ impl Facts {
             lets: None,
             spec: None,
         }];
-        while let Some(Item { s: st, produce, innermost_loop, enclosing, conds, lets, spec }) = stack.pop() {
+        while let Some(Item { s: st, block, produce, innermost_loop, enclosing, conds, lets, spec }) =
+            stack.pop()
+        {
             // A run of LetStmts is taken in one step (an inlined chain nests 10^5 of them):
             // nothing but the stage numbers in the names and the bindings themselves
             // matter, and those go into one list node.
@@ -233,7 +241,16 @@ impl Facts {
                     Some(_) => Some(Rc::new(LetList { first: st.clone(), len, parent: lets })),
                     None => lets,
                 };
-                stack.push(Item { s: cur.clone(), produce, innermost_loop, enclosing, conds, lets, spec });
+                stack.push(Item {
+                    s: cur.clone(),
+                    block,
+                    produce,
+                    innermost_loop,
+                    enclosing,
+                    conds,
+                    lets,
+                    spec,
+                });
                 continue;
             }
             let spec_then = |then: bool| match (st.kind(), &produce) {
@@ -256,10 +273,18 @@ impl Facts {
                 StmtKind::ProducerConsumer { is_producer: true, .. } => None,
                 _ => lets.clone(),
             };
+            let child_block = match st.kind() {
+                StmtKind::ProducerConsumer { is_producer: true, .. } => {
+                    blocks += 1;
+                    blocks
+                }
+                _ => block,
+            };
             let mut push =
                 |s: &Stmt, produce: &Option<Name>, lp: &Option<Name>, conds: &Option<Rc<CondList>>| {
                     stack.push(Item {
                         s: s.clone(),
+                        block: child_block,
                         produce: produce.clone(),
                         innermost_loop: lp.clone(),
                         enclosing: enclosing_for_children.clone(),
@@ -363,6 +388,7 @@ impl Facts {
                         .collect();
                     f.provides.entry(name.to_string()).or_default().push(ProvideFact {
                         stage,
+                        block,
                         resolved,
                         args: args.clone(),
                         values: values.clone(),
@@ -480,7 +506,7 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
     let t = || ir::make_bool(true, 1);
     let mut result: [Vec<CondValue>; 2] = [Vec::new(), Vec::new()];
     match pieces {
-        [] => return Err(unsupported(format!("specialize_fail or empty branch in {stage}"))),
+        [] => return Err(unsupported(format!("a specialization of {stage} that defines nothing"))),
         [([], exprs)] => {
             for i in 0..2 {
                 result[i] = exprs[i].iter().map(|e| (t(), e.clone())).collect();
@@ -507,7 +533,19 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
     let (then_pieces, else_pieces) = (split(true), split(false));
     let empty = Scope::new();
     let simplify = |e: Expr| crate::simplify::simplify(ctx, &e, &empty);
-    let mut rest = specialized(ctx, stage, &else_pieces)?;
+    let mut rest = match (else_pieces.is_empty(), then_pieces.first()) {
+        // An else branch that defines nothing is `specialize_fail`'s assertion: the last
+        // specialization (condition true) and, under it, the default definition
+        // (condition false). Neither prints its values, but a specialization only
+        // reschedules its definition, so they are those of the branch beside it.
+        (true, Some((_, exprs))) => {
+            let f = || ir::make_bool(false, 1);
+            exprs.clone().map(|es| {
+                es.iter().map(|e| (f(), e.clone())).chain(es.iter().map(|e| (t(), e.clone()))).collect()
+            })
+        }
+        _ => specialized(ctx, stage, &else_pieces)?,
+    };
     let mut own = specialized(ctx, stage, &then_pieces)?;
     for i in 0..2 {
         for (cond, _) in rest[i].iter_mut() {
@@ -524,6 +562,44 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
         }
     }
     Ok(result)
+}
+
+/// The stage of each of `f`'s Provides (in text order). A Provide inside a loop of the
+/// Func has its loop's stage. One outside every loop (a zero-dimensional Func, or an
+/// update that names no variable) is placed by text order, which is stage order within
+/// each `produce` block: a run of such Provides between two known stages fills the
+/// stages missing there, one each, or all the one missing stage (its specializations).
+fn provide_stages(f: &str, provides: &[ProvideFact], stage_count: usize) -> Result<Vec<usize>, BoundsError> {
+    let mut out: Vec<usize> = Vec::with_capacity(provides.len());
+    let mut i = 0;
+    while i < provides.len() {
+        if let Some(k) = provides[i].stage {
+            out.push(k as usize);
+            i += 1;
+            continue;
+        }
+        let block = provides[i].block;
+        let run_end = (i..provides.len())
+            .find(|&j| provides[j].stage.is_some() || provides[j].block != block)
+            .unwrap_or(provides.len());
+        let before = (0..i).rev().take_while(|&j| provides[j].block == block).find_map(|j| provides[j].stage);
+        let after = provides[run_end..].iter().take_while(|p| p.block == block).find_map(|p| p.stage);
+        let lo = before.map_or(0, |k| k as usize + 1);
+        let hi = after.map_or(stage_count, |k| k as usize);
+        let run = run_end - i;
+        if hi == lo + 1 {
+            out.extend(std::iter::repeat_n(lo, run));
+        } else if hi > lo && hi - lo == run {
+            out.extend(lo..hi);
+        } else {
+            return Err(unsupported(format!(
+                "loop-less stages of {f}: {run} Provides outside loops for stages {lo} to {}",
+                hi.saturating_sub(1)
+            )));
+        }
+        i = run_end;
+    }
+    Ok(out)
 }
 
 /// Builds the stage list in realization order (§2.3.3, §2.3.4).
@@ -545,12 +621,11 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
         };
         let empty = Vec::new();
         let provides = facts.provides.get(f.as_str()).unwrap_or(&empty);
-        let loopless = provides.iter().filter(|p| p.stage.is_none()).count();
-        if loopless > 0 && (loopless != provides.len() || loopless > 1) {
-            return Err(unsupported(format!("loop-less update stages of {f}")));
-        }
-        let last = facts.max_stage.get(f.as_str()).copied().unwrap_or(0);
         let func_env = env.funcs.get(f.as_str());
+        let last = facts.max_stage.get(f.as_str()).copied().unwrap_or(0);
+        let stage_count = (last as usize + 1).max(1 + func_env.map_or(0, |fe| fe.updates.len()));
+        let provide_stages = provide_stages(f, provides, stage_count)?;
+        let last = stage_count as u32 - 1;
         if let Some(def) = ExternDef::from_env(env, f)? {
             // An extern stage: no Provide; its consumer boxes come from the query (§2.1.3).
             if !provides.is_empty() || last > 0 {
@@ -584,8 +659,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             });
         }
         let mut per_stage: Vec<Vec<&ProvideFact>> = vec![Vec::new(); last as usize + 1];
-        for p in provides {
-            let k = p.stage.unwrap_or(0) as usize;
+        for (p, &k) in provides.iter().zip(&provide_stages) {
             let Some(slot) = per_stage.get_mut(k) else {
                 return Err(unsupported(format!("Provide to {f} outside its stages")));
             };

@@ -1,0 +1,506 @@
+"""Makes bounds-inference cases from Halide 21's lowering log (see README.md).
+
+Usage: python3 gen.py OUT_DIR [NAME ...]   (HALIDE_PY: the unpacked wheel's directory)
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+HALIDE_PY = os.environ.get("HALIDE_PY", "/tmp/hl/x")
+
+
+def pipelines():
+    sys.path.insert(0, HALIDE_PY)
+    import halide as hl
+
+    x, y, c = hl.Var("x"), hl.Var("y"), hl.Var("c")
+    xo, xi, yo, yi = hl.Var("xo"), hl.Var("xi"), hl.Var("yo"), hl.Var("yi")
+    i32, f32, u8, u16 = hl.Int(32), hl.Float(32), hl.UInt(8), hl.UInt(16)
+
+    def func_env(f, types, args, updates=()):
+        # The Func itself: Halide may rename it while compiling (outputs of a Pipeline).
+        return f, {"types": types, "args": args, "updates": list(updates)}
+
+    def rdom_env(r, dims):
+        rvars = {"x": r.x, "y": r.y, "z": r.z, "w": r.w}
+        return {"rvars": [{"name": rvars[d].name(), "min": str(lo), "extent": str(ext)} for d, (lo, ext) in dims]}
+
+    cases = {}
+
+    def case(fn):
+        cases[fn.__name__] = fn
+        return fn
+
+    @case
+    def scalar_reduction():
+        inp = hl.ImageParam(u16, 2, "input")
+        total, out = hl.Func("total"), hl.Func("out")
+        r = hl.RDom([(0, 100), (0, 100)], "r")
+        total[()] = 0
+        total[()] = total[()] + hl.i32(inp[r.x, r.y])
+        out[x] = total[()] * 2 + x
+        total.compute_root()
+        env = dict([func_env(total, ["int32"], [], [rdom_env(r, [("x", (0, 100)), ("y", (0, 100))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [total, out], env
+
+    @case
+    def loopless_update():
+        inp = hl.ImageParam(i32, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] + 1
+        f[3] = 7
+        f[x] = f[x] * 2
+        out[x] = f[x - 1] + f[x + 1]
+        f.compute_root()
+        env = dict([func_env(f, ["int32"], ["x"], [{}, {}]), func_env(out, ["int32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def specialized_split():
+        inp = hl.ImageParam(f32, 2, "input")
+        p = hl.Param(i32, "p")
+        f, g = hl.Func("f"), hl.Func("g")
+        f[x, y] = inp[x, y] * 2 + inp[x + 1, y]
+        g[x, y] = f[x - 1, y] + f[x + 1, y + 1]
+        f.compute_at(g, xo).specialize(p > 0).vectorize(x, 4)
+        g.split(x, xo, xi, 8)
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(g, ["float32"], ["x", "y"])])
+        return g, [inp, p], [f, g], env
+
+    @case
+    def tuple_update():
+        inp = hl.ImageParam(u8, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 10)], "r")
+        f[x] = (hl.i32(0), hl.i32(0))
+        f[x] = (f[x][0] + hl.i32(inp[x + r.x]), hl.max(f[x][1], hl.i32(inp[x - r.x])))
+        out[x] = f[x][0] + f[x][1]
+        f.compute_root()
+        env = dict([func_env(f, ["int32", "int32"], ["x"], [rdom_env(r, [("x", (0, 10))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def tiled_compute_at():
+        inp = hl.ImageParam(u16, 2, "input")
+        a, b, out = hl.Func("a"), hl.Func("b"), hl.Func("out")
+        a[x, y] = inp[x, y] + inp[x, y + 1]
+        b[x, y] = a[x - 1, y] + a[x + 1, y] + a[x, y - 2]
+        out[x, y] = b[x, y] + b[x, y + 1]
+        out.tile(x, y, xo, yo, xi, yi, 16, 8)
+        b.compute_at(out, xo)
+        a.compute_at(out, yo).store_root()
+        env = dict([func_env(a, ["uint16"], ["x", "y"]), func_env(b, ["uint16"], ["x", "y"]),
+                    func_env(out, ["uint16"], ["x", "y"])])
+        return out, [inp], [a, b, out], env
+
+    @case
+    def rdom_where():
+        inp = hl.ImageParam(i32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 20), (0, 20)], "r")
+        r.where(r.x < r.y)
+        f[x] = 0
+        f[x] += inp[x + r.x, r.y]
+        out[x] = f[x]
+        f.compute_root()
+        env = dict([func_env(f, ["int32"], ["x"], [dict(rdom_env(r, [("x", (0, 20)), ("y", (0, 20))]),
+                                                         predicates=["f.s1.r$x < f.s1.r$y"])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def bound_and_clamp():
+        inp = hl.ImageParam(u8, 2, "input")
+        clamped, blur, out = hl.Func("clamped"), hl.Func("blur"), hl.Func("out")
+        clamped[x, y] = inp[hl.clamp(x, 0, inp.width() - 1), hl.clamp(y, 0, inp.height() - 1)]
+        blur[x, y] = (hl.u16(clamped[x - 1, y]) + clamped[x, y] + clamped[x + 1, y]) / 3
+        out[x, y] = hl.u8(blur[x, y - 1] + blur[x, y] + blur[x, y + 1])
+        clamped.compute_root()
+        blur.compute_at(out, y)
+        out.bound(x, 0, 64)
+        env = dict([func_env(clamped, ["uint8"], ["x", "y"]), func_env(blur, ["uint16"], ["x", "y"]),
+                    func_env(out, ["uint8"], ["x", "y"])])
+        env[out]["bounds"] = [{"var": "x", "min": "0", "extent": "64"}]
+        return out, [inp], [clamped, blur, out], env
+
+    @case
+    def update_split_parallel():
+        inp = hl.ImageParam(i32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 5)], "r")
+        f[x, y] = inp[x, y]
+        f[x, y] = f[x, y] + inp[x + r.x, y]
+        f[x, y] = f[x, y] * 3
+        out[x, y] = f[x, y] + f[x, y + 2]
+        f.compute_root()
+        f.update(0).split(x, xo, xi, 8, hl.TailStrategy.GuardWithIf).parallel(y)
+        f.update(1).vectorize(x, 4)
+        env = dict([func_env(f, ["int32"], ["x", "y"], [rdom_env(r, [("x", (0, 5))]), {}]),
+                    func_env(out, ["int32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def sliding_store_root():
+        inp = hl.ImageParam(u16, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] * 2
+        out[x, y] = a[x, y - 1] + a[x, y] + a[x, y + 1]
+        a.store_root().compute_at(out, y)
+        env = dict([func_env(a, ["uint16"], ["x", "y"]), func_env(out, ["uint16"], ["x", "y"])])
+        return out, [inp], [a, out], env
+
+    @case
+    def tails_and_fuse():
+        inp = hl.ImageParam(f32, 2, "input")
+        a, b, out = hl.Func("a"), hl.Func("b"), hl.Func("out")
+        a[x, y] = inp[x, y] + 1
+        b[x, y] = a[x, y] * a[x + 3, y]
+        out[x, y] = b[x, y] - b[x, y + 1]
+        a.compute_root().split(x, xo, xi, 7, hl.TailStrategy.RoundUp)
+        b.compute_root().split(x, xo, xi, 5, hl.TailStrategy.ShiftInwards).fuse(xo, y, xo)
+        out.split(y, yo, yi, 3, hl.TailStrategy.GuardWithIf).reorder(x, yi, yo)
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(b, ["float32"], ["x", "y"]),
+                    func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [a, b, out], env
+
+    @case
+    def channels_unrolled():
+        inp = hl.ImageParam(u8, 3, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y, c] = hl.u16(inp[x, y, c]) * 3
+        out[x, y, c] = hl.u8((a[x, y, c] + a[x + 1, y, 2 - c]) / 4)
+        out.bound(c, 0, 3).reorder(c, x, y).unroll(c)
+        a.compute_at(out, y)
+        env = dict([func_env(a, ["uint16"], ["x", "y", "c"]), func_env(out, ["uint8"], ["x", "y", "c"])])
+        env[out]["bounds"] = [{"var": "c", "min": "0", "extent": "3"}]
+        return out, [inp], [a, out], env
+
+    @case
+    def boundary_repeat_edge():
+        inp = hl.ImageParam(u8, 2, "input")
+        clamped = hl.BoundaryConditions.repeat_edge(inp)
+        blur, out = hl.Func("blur"), hl.Func("out")
+        blur[x, y] = hl.u16(clamped[x - 1, y]) + clamped[x + 1, y]
+        out[x, y] = blur[x, y - 1] + blur[x, y + 1]
+        blur.compute_at(out, y)
+        env = dict([func_env(blur, ["uint16"], ["x", "y"]), func_env(out, ["uint16"], ["x", "y"])])
+        return out, [inp], [clamped, blur, out], env
+
+    @case
+    def constant_exterior_root():
+        inp = hl.ImageParam(f32, 2, "input")
+        padded = hl.BoundaryConditions.constant_exterior(inp, 0.0)
+        out = hl.Func("out")
+        out[x, y] = padded[x - 2, y] + padded[x + 2, y - 1]
+        padded.compute_root()
+        env = dict([func_env(padded, ["float32"], ["_0", "_1"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [padded, out], env
+
+    @case
+    def param_rdom_scatter():
+        inp = hl.ImageParam(u8, 1, "input")
+        n = hl.Param(i32, "n")
+        hist, out = hl.Func("hist"), hl.Func("out")
+        r = hl.RDom([(0, n)], "r")
+        hist[x] = 0
+        hist[hl.i32(inp[r.x]) % 64] += 1
+        out[x] = hist[x] + hist[63 - x]
+        hist.compute_root()
+        env = dict([func_env(hist, ["int32"], ["x"], [{"rvars": [{"name": "r$x", "min": "0", "extent": "n"}]}]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp, n], [hist, out], env
+
+    @case
+    def specialized_update():
+        inp = hl.ImageParam(i32, 1, "input")
+        p = hl.Param(hl.Bool(), "p")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x]
+        f[x] = f[x] + inp[x + 1]
+        out[x] = f[x] + f[x + 4]
+        f.compute_root()
+        f.update(0).specialize(p).vectorize(x, 8)
+        env = dict([func_env(f, ["int32"], ["x"], [{}]), func_env(out, ["int32"], ["x"])])
+        return out, [inp, p], [f, out], env
+
+    @case
+    def inline_reduction():
+        inp = hl.ImageParam(f32, 2, "input")
+        out = hl.Func("out")
+        r = hl.RDom([(-2, 5)], "r")
+        s, total = hl.Func("s"), hl.Func("total")
+        total[x, y] = 0.0
+        total[x, y] += inp[x + r.x, y]
+        s[x, y] = total[x, y]
+        out[x, y] = s[x, y] / 5.0 + s[x, y + 1]
+        s.compute_at(out, y)
+        total.compute_at(s, x)
+        env = dict([func_env(total, ["float32"], ["x", "y"], [rdom_env(r, [("x", (-2, 5))])]),
+                    func_env(s, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [total, s, out], env
+
+    @case
+    def two_outputs_shared_producer():
+        inp = hl.ImageParam(i32, 1, "input")
+        a, o1, o2 = hl.Func("a"), hl.Func("o1"), hl.Func("o2")
+        a[x] = inp[x] * inp[x + 1]
+        o1[x] = a[x - 1]
+        o2[x] = a[x + 5] + 1
+        a.compute_root()
+        env = dict([func_env(a, ["int32"], ["x"]), func_env(o1, ["int32"], ["x"]), func_env(o2, ["int32"], ["x"])])
+        return hl.Pipeline([o1, o2]), [inp], [a, o1, o2], env
+
+    @case
+    def compute_at_update_loop():
+        inp = hl.ImageParam(i32, 2, "input")
+        g, f, out = hl.Func("g"), hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 10)], "r")
+        g[x, y] = inp[x, y] + 1
+        f[x] = 0
+        f[x] += g[x, r.x] + g[x + 1, r.x]
+        out[x] = f[x]
+        f.compute_root()
+        g.compute_at(f, r.x)
+        env = dict([func_env(g, ["int32"], ["x", "y"]),
+                    func_env(f, ["int32"], ["x"], [rdom_env(r, [("x", (0, 10))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [g, f, out], env
+
+    @case
+    def align_bounds_split():
+        inp = hl.ImageParam(u8, 1, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x] = inp[x] + 3
+        out[x] = a[x] + a[x + 1]
+        a.compute_root().align_bounds(x, 8).vectorize(x, 8)
+        env = dict([func_env(a, ["uint8"], ["x"]), func_env(out, ["uint8"], ["x"])])
+        # Halide stores the remainder reduced by the modulus, unsimplified.
+        env[a]["bounds"] = [{"var": "x", "modulus": "8", "remainder": "0 % 8"}]
+        return out, [inp], [a, out], env
+
+    @case
+    def extern_image_and_expr():
+        inp = hl.ImageParam(u16, 2, "input")
+        f, ext, out = hl.Func("f"), hl.Func("ext"), hl.Func("out")
+        f[x, y] = inp[x, y] + 1
+        ext.define_extern("my_extern", [f, inp, hl.Expr(3)], u16, 2)
+        out[x, y] = ext[x, y] + ext[x + 1, y]
+        f.compute_root()
+        ext.compute_root()
+        env = dict([func_env(f, ["uint16"], ["x", "y"]), func_env(ext, ["uint16"], ["_0", "_1"]),
+                    func_env(out, ["uint16"], ["x", "y"])])
+        env[ext]["extern"] = {"name": "my_extern", "mangling": "c",
+                              "args": [{"func": "f"}, {"image": "input", "dimensions": 2}, {"expr": "3"}]}
+        return out, [inp], [f, ext, out], env
+
+    @case
+    def nested_specializations():
+        inp = hl.ImageParam(i32, 1, "input")
+        p, q = hl.Param(hl.Bool(), "p"), hl.Param(hl.Bool(), "q")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] + inp[x + 2]
+        out[x] = f[x] + f[x - 3]
+        f.compute_root()
+        f.specialize(p).specialize(q).vectorize(x, 4)
+        f.specialize(q)
+        env = dict([func_env(f, ["int32"], ["x"]), func_env(out, ["int32"], ["x"])])
+        return out, [inp, p, q], [f, out], env
+
+    @case
+    def specialize_fail_branch():
+        inp = hl.ImageParam(i32, 1, "input")
+        p = hl.Param(i32, "p")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] * 2
+        out[x] = f[x + 1]
+        f.compute_root()
+        f.specialize(p == 1)
+        f.specialize_fail("p must be 1")
+        env = dict([func_env(f, ["int32"], ["x"]), func_env(out, ["int32"], ["x"])])
+        return out, [inp, p], [f, out], env
+
+    @case
+    def compute_with_fused():
+        inp = hl.ImageParam(f32, 1, "input")
+        f, g, out = hl.Func("f"), hl.Func("g"), hl.Func("out")
+        f[x] = inp[x] + 1
+        g[x] = inp[x + 1] * 2
+        out[x] = f[x] + g[x]
+        f.compute_root()
+        g.compute_root()
+        g.compute_with(f, x)
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(g, ["float32"], ["x"]),
+                    func_env(out, ["float32"], ["x"])])
+        # Halide realizes a Func computed with another before that one.
+        return out, [inp], [g, f, out], env
+
+    @case
+    def rfactor_sum():
+        inp = hl.ImageParam(i32, 1, "input")
+        total, out = hl.Func("total"), hl.Func("out")
+        r = hl.RDom([(0, 64)], "r")
+        total[()] = 0
+        total[()] += inp[r.x]
+        out[x] = total[()] + x
+        rxo, rxi, u = hl.RVar("rxo"), hl.RVar("rxi"), hl.Var("u")
+        total.compute_root()
+        total.update(0).split(r.x, rxo, rxi, 8)
+        intm = total.update(0).rfactor(rxo, u)
+        intm.compute_root()
+        env = dict([func_env(intm, ["int32"], ["u"], [{"rvars": [{"name": "rxi", "min": "0", "extent": "8"}]}]),
+                    func_env(total, ["int32"], [], [{"rvars": [{"name": "rxo", "min": "0", "extent": "8"}]}]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [intm, total, out], env
+
+    @case
+    def tuple_output():
+        inp = hl.ImageParam(f32, 1, "input")
+        f = hl.Func("f")
+        f[x] = (inp[x] + inp[x + 1], inp[x] * inp[x - 1])
+        env = dict([func_env(f, ["float32", "float32"], ["x"])])
+        return f, [inp], [f], env
+
+    return cases
+
+
+def lowering_log(name):
+    env = dict(os.environ, HL_DEBUG_CODEGEN="2")
+    r = subprocess.run([sys.executable, __file__, "--one", name], env=env, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"{name}: {r.stderr[-2000:]}")
+    return r.stderr, r.stdout
+
+
+def stages(log):
+    """(stage name, text) for every stage, in order; an unchanged stage repeats the text
+    before it."""
+    out = []
+    parts = re.split(r"^Lowering after (.*?):( \(unchanged\))?\n", log, flags=re.M)
+    for i in range(1, len(parts) - 2, 3):
+        name, unchanged, body = parts[i], parts[i + 1], parts[i + 2]
+        if unchanged:
+            if out:
+                out.append((name, out[-1][1]))
+            continue
+        # The IR ends at the first blank line; progress messages follow it.
+        lines = []
+        for line in body.split("\n"):
+            if not line.strip():
+                break
+            lines.append(line)
+        out.append((name, "\n".join(lines) + "\n"))
+    return out
+
+
+LOOP = re.compile(r"^( *)(for|parallel|vectorized|unrolled|serial|gpu_block|gpu_thread|gpu_lane) \((.*)\) \{$")
+
+
+def split_top(args):
+    """Splits at commas outside parentheses."""
+    out, depth, cur = [], 0, ""
+    for ch in args:
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+            continue
+        depth += ch in "(["
+        depth -= ch in ")]"
+        cur += ch
+    out.append(cur.strip())
+    return out
+
+
+def is_atomic(e):
+    """Whether `e` prints without parentheses as an operand: a name, a number, or a call."""
+    if re.fullmatch(r"-?[\w.$]+", e):
+        return True
+    m = re.match(r"[\w.$]+\(", e)
+    if not m or not e.endswith(")"):
+        return False
+    depth = 0
+    for i, ch in enumerate(e[m.end() - 1:], m.end() - 1):
+        depth += (ch == "(") - (ch == ")")
+        if depth == 0:
+            return i == len(e) - 1
+    return False
+
+
+def to_reference_form(text):
+    """Halide 21's text in the reference's spelling. Loops: Halide 21 prints
+    `(name, min, extent)` with `loop_extent` lets, the reference `(name, min, max)` with
+    `loop_max` lets; other loop headers get max `(min + extent) - 1`, and remaining uses of
+    a `loop_extent` let are written `(loop_max - loop_min) + 1`, equal by definition."""
+    text = re.sub(r"^ *let [^ ]*\.loop_extent = .*\n", "", text, flags=re.M)
+    text = re.sub(r"\(([^ ,]+), ([^,]+), \1\.loop_extent\) \{", r"(\1, \2, \1.loop_max) {", text)
+    text = re.sub(r"([\w.$]+)\.loop_extent(?![\w.$])", r"((\1.loop_max - \1.loop_min) + 1)", text)
+    lines = []
+    for line in text.split("\n"):
+        m = LOOP.match(line)
+        if m:
+            name, lo, ext = split_top(m.group(3))
+            if ext != f"{name}.loop_max":
+                wrap = lambda e: e if is_atomic(e) else f"({e})"
+                line = f"{m.group(1)}{m.group(2)} ({name}, {lo}, ({wrap(lo)} + {wrap(ext)}) - 1) {{"
+        lines.append(line)
+    text = "\n".join(lines)
+    # Booleans print as true/false in the reference, other integer widths as `3_u16`.
+    text = re.sub(r"\(uint1\)([01])(?![\w.(])", lambda m: "true" if m.group(1) == "1" else "false", text)
+    return re.sub(r"\((u?)int(\d+)\)(-?\d+)(?![\w.(])",
+                  lambda m: f"{m.group(3)}_{'u' if m.group(1) else 'i'}{m.group(2)}", text)
+
+
+def before_and_after(all_stages, stage):
+    for i, (name, text) in enumerate(all_stages):
+        if name == stage:
+            return all_stages[i - 1][1], text
+    raise RuntimeError(f"no stage {stage}")
+
+
+def main():
+    if sys.argv[1] == "--one":
+        # One pipeline per process: Halide uniquifies Func names within a process.
+        cases = pipelines()
+        out, params, order, funcs = cases[sys.argv[2]]()
+        import halide as hl
+
+        out.compile_to_lowered_stmt("/dev/null", params, hl.StmtOutputFormat.Text, hl.Target("host"))
+        outs = [o for o in out.outputs()] if isinstance(out, hl.Pipeline) else [out]
+        # A Tuple-valued output's buffers are named `<f>.0`, `<f>.1`, ...
+        buffer = lambda o: o.name() + (".0" if len(o.types()) > 1 else "")
+        env = {"order": [f.name() for f in order], "target": {"profile": False},
+               "outputs": [{"func": o.name(), "buffer": buffer(o)} for o in outs],
+               "funcs": {f.name(): e for f, e in funcs.items()}}
+        print(json.dumps(env, indent=1))
+        return
+    out_dir = sys.argv[1]
+    names = sys.argv[2:] or list(pipelines())
+    for name in names:
+        log, env = lowering_log(name)
+        st = stages(log)
+        d = os.path.join(out_dir, f"{name}.cpu")
+        os.makedirs(d, exist_ok=True)
+        for prefix, stage in [("bounds", "computation bounds inference"),
+                              ("allocbounds", "allocation bounds inference")]:
+            before, after = before_and_after(st, stage)
+            with open(os.path.join(d, f"{prefix}.input.stmt"), "w") as fh:
+                fh.write(to_reference_form(before))
+            with open(os.path.join(d, f"{prefix}.expected.stmt"), "w") as fh:
+                fh.write(to_reference_form(after))
+        # Halide's `t` counter is process-wide; in a fresh process it stands just past the
+        # largest `t` name of the pass's input (the oracle's envs are mostly so too).
+        env = json.loads(env)
+        used = [int(n) for n in re.findall(r"\bt(\d+)\b", before_and_after(st, "computation bounds inference")[0])]
+        env["fresh_names"] = {"t": max(used) + 1 if used else 0}
+        with open(os.path.join(d, "bounds.env.json"), "w") as fh:
+            json.dump(env, fh, indent=1)
+            fh.write("\n")
+        print(d)
+
+
+if __name__ == "__main__":
+    main()
