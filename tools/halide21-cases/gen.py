@@ -365,6 +365,83 @@ def pipelines():
         env = dict([func_env(f, ["float32", "float32"], ["x"])])
         return f, [inp], [f], env
 
+    @case
+    def gpu_tiled_cuda():
+        inp = hl.ImageParam(f32, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] * inp[x + 1, y]
+        out[x, y] = a[x, y] + a[x, y + 1]
+        tx, ty, bx, by = hl.Var("tx"), hl.Var("ty"), hl.Var("bx"), hl.Var("by")
+        out.gpu_tile(x, y, bx, by, tx, ty, 16, 8)
+        a.compute_at(out, bx).gpu_threads(x, y)
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [a, out], env
+
+    @case
+    def async_hoisted():
+        inp = hl.ImageParam(u16, 2, "input")
+        a, b, out = hl.Func("a"), hl.Func("b"), hl.Func("out")
+        a[x, y] = inp[x, y] + 1
+        b[x, y] = a[x, y] * 2 + a[x + 1, y]
+        out[x, y] = b[x, y] + b[x, y + 1]
+        b.compute_at(out, y).async_()
+        a.compute_at(out, y).hoist_storage_root()
+        env = dict([func_env(a, ["uint16"], ["x", "y"]), func_env(b, ["uint16"], ["x", "y"]),
+                    func_env(out, ["uint16"], ["x", "y"])])
+        return out, [inp], [a, b, out], env
+
+    @case
+    def vectorized_rvar_update():
+        inp = hl.ImageParam(i32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 16), (0, 4)], "r")
+        f[x] = 0
+        f[r.x] = f[r.x] + inp[r.x, r.y]
+        out[x] = f[x] + f[x + 8]
+        f.compute_root()
+        f.update(0).vectorize(r.x, 8).reorder(r.y, r.x)
+        env = dict([func_env(f, ["int32"], ["x"], [rdom_env(r, [("x", (0, 16)), ("y", (0, 4))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def mirror_interior_tuple_consumer():
+        inp = hl.ImageParam(u8, 2, "input")
+        m = hl.BoundaryConditions.mirror_interior(inp)
+        pair, out = hl.Func("pair"), hl.Func("out")
+        pair[x, y] = (hl.u16(m[x - 1, y]), hl.u16(m[x, y + 2]))
+        out[x, y] = pair[x, y][0] + pair[x + 1, y][1]
+        pair.compute_at(out, y)
+        env = dict([func_env(pair, ["uint16", "uint16"], ["x", "y"]), func_env(out, ["uint16"], ["x", "y"])])
+        return out, [inp], [m, pair, out], env
+
+    @case
+    def two_level_tiles_fused_parallel():
+        inp = hl.ImageParam(f32, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] - inp[x, y - 1]
+        out[x, y] = a[x - 1, y] + a[x + 1, y]
+        t = hl.Var("t")
+        out.tile(x, y, xo, yo, xi, yi, 32, 32).fuse(xo, yo, t).parallel(t)
+        a.compute_at(out, t).vectorize(x, 8)
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [a, out], env
+
+    @case
+    def update_reads_other_func():
+        inp = hl.ImageParam(i32, 1, "input")
+        g, f, out = hl.Func("g"), hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(1, 9)], "r")
+        g[x] = inp[x] * 3
+        f[x] = g[x]
+        f[r.x] = f[r.x - 1] + g[r.x + 4]
+        out[x] = f[x]
+        g.compute_root()
+        f.compute_root()
+        env = dict([func_env(g, ["int32"], ["x"]), func_env(f, ["int32"], ["x"], [rdom_env(r, [("x", (1, 9))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [g, f, out], env
+
     return cases
 
 
@@ -397,7 +474,7 @@ def stages(log):
     return out
 
 
-LOOP = re.compile(r"^( *)(for|parallel|vectorized|unrolled|serial|gpu_block|gpu_thread|gpu_lane) \((.*)\) \{$")
+LOOP = re.compile(r"^( *)((?:for|parallel|vectorized|unrolled|serial|gpu_block|gpu_thread|gpu_lane)(?:<\w+>)?) \((.*)\) \{$")
 
 
 def split_top(args):
@@ -419,6 +496,12 @@ def is_atomic(e):
     """Whether `e` prints without parentheses as an operand: a name, a number, or a call."""
     if re.fullmatch(r"-?[\w.$]+", e):
         return True
+    if e.startswith("(") and e.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(e):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0:
+                return i == len(e) - 1
     m = re.match(r"[\w.$]+\(", e)
     if not m or not e.endswith(")"):
         return False
@@ -468,7 +551,8 @@ def main():
         out, params, order, funcs = cases[sys.argv[2]]()
         import halide as hl
 
-        out.compile_to_lowered_stmt("/dev/null", params, hl.StmtOutputFormat.Text, hl.Target("host"))
+        target = "host-cuda" if sys.argv[2].endswith("_cuda") else "host"
+        out.compile_to_lowered_stmt("/dev/null", params, hl.StmtOutputFormat.Text, hl.Target(target))
         outs = [o for o in out.outputs()] if isinstance(out, hl.Pipeline) else [out]
         # A Tuple-valued output's buffers are named `<f>.0`, `<f>.1`, ...
         buffer = lambda o: o.name() + (".0" if len(o.types()) > 1 else "")
@@ -482,7 +566,7 @@ def main():
     for name in names:
         log, env = lowering_log(name)
         st = stages(log)
-        d = os.path.join(out_dir, f"{name}.cpu")
+        d = os.path.join(out_dir, f"{name[:-5]}.cuda" if name.endswith("_cuda") else f"{name}.cpu")
         os.makedirs(d, exist_ok=True)
         for prefix, stage in [("bounds", "computation bounds inference"),
                               ("allocbounds", "allocation bounds inference")]:
