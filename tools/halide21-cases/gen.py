@@ -442,6 +442,62 @@ def pipelines():
                     func_env(out, ["int32"], ["x"])])
         return out, [inp], [g, f, out], env
 
+    @case
+    def guarded_vector_tail():
+        inp = hl.ImageParam(f32, 1, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x] = inp[x] * 3
+        out[x] = a[x] + a[x + 2]
+        a.compute_root().vectorize(x, 8, hl.TailStrategy.GuardWithIf)
+        out.split(x, xo, xi, 16, hl.TailStrategy.GuardWithIf).unroll(xi, 4)
+        env = dict([func_env(a, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        return out, [inp], [a, out], env
+
+    @case
+    def specialized_where_update():
+        inp = hl.ImageParam(i32, 2, "input")
+        p = hl.Param(i32, "p")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 8), (0, 8)], "r")
+        r.where(r.x + r.y < 8)
+        f[x] = 1
+        f[x] = f[x] * inp[x + r.x, r.y]
+        out[x] = f[x - 1] + f[x + 1]
+        f.compute_root()
+        f.update(0).specialize(p > 3).vectorize(x, 4)
+        f.specialize(p == 0)
+        env = dict([func_env(f, ["int32"], ["x"], [dict(rdom_env(r, [("x", (0, 8)), ("y", (0, 8))]),
+                                                        predicates=["(f.s1.r$x + f.s1.r$y) < 8"])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp, p], [f, out], env
+
+    @case
+    def compute_at_inner_of_update():
+        inp = hl.ImageParam(u16, 2, "input")
+        g, f, out = hl.Func("g"), hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 3)], "r")
+        g[x, y] = inp[x, y] * 2
+        f[x, y] = hl.u16(0)
+        f[x, y] = f[x, y] + g[x + r.x, y]
+        out[x, y] = f[x, y]
+        f.compute_at(out, y)
+        g.compute_at(f, y)
+        f.update(0).reorder(r.x, x)
+        env = dict([func_env(g, ["uint16"], ["x", "y"]),
+                    func_env(f, ["uint16"], ["x", "y"], [rdom_env(r, [("x", (0, 3))])]),
+                    func_env(out, ["uint16"], ["x", "y"])])
+        return out, [inp], [g, f, out], env
+
+    @case
+    def wrapper_of_image():
+        inp = hl.ImageParam(u8, 2, "input")
+        out = hl.Func("out")
+        out[x, y] = inp[x, y] + inp[x + 1, y + 1]
+        w = inp.in_(out)
+        w.compute_at(out, y)
+        env = dict([func_env(w, ["uint8"], ["_0", "_1"]), func_env(out, ["uint8"], ["x", "y"])])
+        return out, [inp], [w, out], env
+
     return cases
 
 
