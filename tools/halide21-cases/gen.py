@@ -498,6 +498,63 @@ def pipelines():
         env = dict([func_env(w, ["uint8"], ["_0", "_1"]), func_env(out, ["uint8"], ["x", "y"])])
         return out, [inp], [w, out], env
 
+    @case
+    def rdom_over_image():
+        inp = hl.ImageParam(u8, 2, "input")
+        hist, out = hl.Func("hist"), hl.Func("out")
+        r = hl.RDom([(inp.dim(0).min(), inp.dim(0).extent()), (inp.dim(1).min(), inp.dim(1).extent())], "r")
+        hist[x] = 0
+        hist[hl.i32(inp[r.x, r.y])] += 1
+        out[x] = hist[x]
+        hist.compute_root()
+        env = dict([func_env(hist, ["int32"], ["x"], [{"rvars": [
+                        {"name": "r$x", "min": "input.min.0", "extent": "input.extent.0"},
+                        {"name": "r$y", "min": "input.min.1", "extent": "input.extent.1"}]}]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [hist, out], env
+
+    @case
+    def fold_storage_and_bound_extent():
+        inp = hl.ImageParam(i32, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] + inp[x, y + 1]
+        out[x, y] = a[x, y - 1] + a[x, y + 1]
+        a.compute_at(out, yi).fold_storage(y, 4)
+        out.bound_extent(x, 32).split(y, yo, yi, 8).parallel(yo)
+        a.store_at(out, yo)
+        env = dict([func_env(a, ["int32"], ["x", "y"]), func_env(out, ["int32"], ["x", "y"])])
+        env[out]["bounds"] = [{"var": "x", "extent": "32"}]
+        return out, [inp], [a, out], env
+
+    @case
+    def split_rvar_update():
+        inp = hl.ImageParam(f32, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 37)], "r")
+        f[x] = 0.0
+        f[x] = f[x] + inp[x * 2 + r.x]
+        out[x] = f[x]
+        rxo, rxi = hl.RVar("rxo"), hl.RVar("rxi")
+        f.compute_root().update(0).split(r.x, rxo, rxi, 8, hl.TailStrategy.GuardWithIf)
+        env = dict([func_env(f, ["float32"], ["x"], [rdom_env(r, [("x", (0, 37))])]),
+                    func_env(out, ["float32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def func_wrapper_per_consumer():
+        inp = hl.ImageParam(u16, 1, "input")
+        a, b, c = hl.Func("a"), hl.Func("b"), hl.Func("c")
+        a[x] = inp[x] * 2
+        b[x] = a[x - 1] + a[x + 1]
+        c[x] = b[x] + a[x + 3]
+        wb = a.in_(b)
+        wb.compute_at(b, x)
+        a.compute_root()
+        b.compute_root()
+        env = dict([func_env(a, ["uint16"], ["x"]), func_env(wb, ["uint16"], ["x"]),
+                    func_env(b, ["uint16"], ["x"]), func_env(c, ["uint16"], ["x"])])
+        return c, [inp], [a, wb, b, c], env
+
     return cases
 
 
