@@ -86,6 +86,10 @@ fn collect_sites(s: &Stmt) -> IndexMap<Name, Vec<Site>> {
 /// the realization order does).
 fn value_bounds(ctx: &Ctx, sites: &IndexMap<Name, Vec<Site>>) -> FuncValueBounds {
     let mut out = FuncValueBounds::default();
+    // Whether some Func's bounds are finite on both ends (only those can have been used
+    // for access clamps). Kept as the table grows: asking the table for each value
+    // scanned every earlier Func (quadratic in a 1,000-stage chain).
+    let mut any_bounded = false;
     for (func, list) in sites {
         let func = func.clone();
         let single_stage = list.iter().all(|site| site.stage.is_none_or(|k| k == 0)) || list.len() == 1;
@@ -97,7 +101,13 @@ fn value_bounds(ctx: &Ctx, sites: &IndexMap<Name, Vec<Site>>) -> FuncValueBounds
             let mut hull = Interval::nothing();
             for site in list {
                 let Some(v) = site.values.get(k) else { continue };
-                let v = &undo_clamps_in_expr(v, &out);
+                let unclamped;
+                let v = if any_bounded {
+                    unclamped = Unclamp { bounds: &out, memo: ExprMemo::default() }.mutate_expr(v);
+                    &unclamped
+                } else {
+                    v
+                };
                 let mut scope = Scope::new();
                 // Only the bound names the value mentions matter (a Provide inside 10^5
                 // lets would otherwise bind them all, per value).
@@ -115,6 +125,7 @@ fn value_bounds(ctx: &Ctx, sites: &IndexMap<Name, Vec<Site>>) -> FuncValueBounds
             let min = hull.min.map(tidy);
             let max = if fixed { min.clone() } else { hull.max.map(tidy) };
             let hull = Interval { min, max };
+            any_bounded |= hull.is_bounded();
             out.insert((func.clone(), k as u32), hull);
         }
     }
@@ -208,13 +219,6 @@ pub fn undo_access_clamps(s: &Stmt, bounds: &FuncValueBounds) -> Stmt {
         return s.clone();
     }
     Unclamp { bounds, memo: ExprMemo::default() }.mutate_stmt(s)
-}
-
-fn undo_clamps_in_expr(e: &Expr, bounds: &FuncValueBounds) -> Expr {
-    if !bounds.values().any(Interval::is_bounded) {
-        return e.clone();
-    }
-    Unclamp { bounds, memo: ExprMemo::default() }.mutate_expr(e)
 }
 
 struct Unclamp<'a> {
