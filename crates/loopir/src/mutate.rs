@@ -35,7 +35,8 @@ pub trait Mutator {
 /// Only nodes that can be reached twice are recorded: leaves are cheaper to rewrite than
 /// to look up, and a node with a single handle has a single parent, which is itself
 /// rewritten once. On a parsed tree, where little is shared, the table stays nearly
-/// empty. Keys are node addresses: keep the input alive while the table is in use.
+/// empty. A recorded node is kept alive by the table, so its address cannot be reused by
+/// another node while the table exists.
 ///
 /// ```
 /// use loopir::mutate::{ExprMemo, Mutator, walk_expr};
@@ -67,7 +68,8 @@ pub trait Mutator {
 /// ```
 #[derive(Default)]
 pub struct ExprMemo {
-    results: rustc_hash::FxHashMap<*const crate::expr::ExprNode, Expr>,
+    /// Node address -> (the node, its rewrite).
+    results: rustc_hash::FxHashMap<*const crate::expr::ExprNode, (Expr, Expr)>,
 }
 
 impl ExprMemo {
@@ -76,7 +78,7 @@ impl ExprMemo {
         if !e.is_shared() || e.children().is_empty() {
             return None;
         }
-        self.results.get(&e.as_ptr()).cloned()
+        self.results.get(&e.as_ptr()).map(|(_, r)| r.clone())
     }
     /// Records `result` as the rewrite of `e`, if `e` can be reached again.
     pub fn record(&mut self, e: &Expr, result: &Expr) {
@@ -84,7 +86,7 @@ impl ExprMemo {
         // second parent.
         let parents = e.handles() - usize::from(result.same_as(e));
         if parents > 1 && !e.children().is_empty() {
-            self.results.insert(e.as_ptr(), result.clone());
+            self.results.insert(e.as_ptr(), (e.clone(), result.clone()));
         }
     }
 }
