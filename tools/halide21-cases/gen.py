@@ -555,6 +555,57 @@ def pipelines():
                     func_env(b, ["uint16"], ["x"]), func_env(c, ["uint16"], ["x"])])
         return c, [inp], [a, wb, b, c], env
 
+    def type_name(t):
+        for code, make in (("int", hl.Int), ("uint", hl.UInt), ("float", hl.Float)):
+            if t == make(t.bits()):
+                return code + str(t.bits())
+        raise ValueError(f"type {t}")
+
+    def introspected(funcs):
+        """Env entries read off the Funcs themselves (for generated pipelines)."""
+        return {f: {"types": [type_name(t) for t in f.types()], "args": [a.name() for a in f.args()],
+                    "updates": []} for f in funcs}
+
+    def truncated_pyramid(levels):
+        """Halide's test `truncated_pyramid` (spec workload B14): `levels` pyramid levels with
+        repeat_edge, masking selects on parameters, specializations and GuardWithIf."""
+        def build():
+            inp = hl.Func("input")
+            inp[x, y] = hl.random_float()
+            inp.compute_root()
+            width, height = hl.Param(i32, "width"), hl.Param(i32, "height")
+            sizes = [(width, height)]
+            for i in range(1, levels):
+                sizes.append(((sizes[i - 1][0] + 1) / 2, (sizes[i - 1][1] + 1) / 2))
+            made = [inp]
+            down = [inp]
+            for i in range(1, levels):
+                bounded = hl.BoundaryConditions.repeat_edge(down[i - 1], [(0, sizes[i][0]), (0, sizes[i][1])])
+                ds = hl.Func(f"downsampled_{i}")
+                ds[x, y] = bounded[2 * x - 1, 2 * y - 1] + bounded[2 * x + 2, 2 * y + 2]
+                d = hl.Func(f"pyr_down_{i}")
+                d[x, y] = hl.select(hl.max(sizes[i][0], sizes[i][1]) > 5, ds[x, y], 0.0)
+                d.compute_root().specialize(hl.max(width, height) > 32).vectorize(x, 16).parallel(
+                    y, 16, hl.TailStrategy.GuardWithIf)
+                made += [bounded, ds, d]
+                down.append(d)
+            up = [None] * levels
+            up[levels - 1] = down[levels - 1]
+            for i in range(levels - 2, -1, -1):
+                us = hl.Func(f"upsample_{i}")
+                us[x, y] = up[i + 1][x / 2 - 1, y / 2 - 1] + up[i + 1][x / 2 + 1, y / 2 + 1]
+                u = hl.Func(f"pyr_up_{i}")
+                u[x, y] = hl.select(hl.max(sizes[i][0], sizes[i][1]) > 5, down[i][x, y] - us[x, y], down[i][x, y])
+                u.compute_root().specialize(hl.max(width, height) > 32).vectorize(x, 16).parallel(
+                    y, 16, hl.TailStrategy.GuardWithIf)
+                made += [us, u]
+                up[i] = u
+            return up[0], [width, height], made, introspected(made)
+        return build
+
+    for levels in (4, 8, 12, 16, 20):
+        cases[f"truncated_pyramid_L{levels}"] = truncated_pyramid(levels)
+
     return cases
 
 

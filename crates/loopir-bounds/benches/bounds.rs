@@ -92,6 +92,14 @@ fn pass_group(c: &mut Criterion, name: &str, sizes: &[usize], make: Gen, alloc: 
     g.finish();
 }
 
+/// B14's inputs, checked in under `fixtures/bounds/workloads`.
+fn truncated_pyramid(levels: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
+    w::truncated_pyramid(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/bounds/workloads"),
+        levels,
+    )
+}
+
 /// B16: every oracle case's computation and allocation bounds inputs, one iteration
 /// running them all.
 fn corpus_group(c: &mut Criterion) {
@@ -157,6 +165,8 @@ fn benches(c: &mut Criterion) {
     pass_group(c, "B7_tiled_chain", &[8, 24, 64, 128], w::tiled_chain, false);
     pass_group(c, "B8_deep_nest", &[4, 8, 16, 32], w::deep_nest, false);
     pass_group(c, "B13_specialized_updates", &[8, 32, 128], w::specialized_updates, false);
+    pass_group(c, "B14_truncated_pyramid", &w::PYRAMID_LEVELS, truncated_pyramid, false);
+    pass_group(c, "B14_truncated_pyramid_alloc", &w::PYRAMID_LEVELS, truncated_pyramid, true);
     corpus_group(c);
     let mut g = c.benchmark_group("B15_wide_scope");
     g.sample_size(10).measurement_time(Duration::from_secs(1));

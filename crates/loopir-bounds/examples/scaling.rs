@@ -110,6 +110,14 @@ fn stmt(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> f64 {
     })
 }
 
+/// B14's checked-in inputs.
+fn pyramid(levels: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
+    w::truncated_pyramid(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/bounds/workloads"),
+        levels,
+    )
+}
+
 /// Computation bounds inference on a generated pipeline (the generator's time excluded).
 fn compute(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> f64 {
     match make(n) {
@@ -166,6 +174,8 @@ fn main() {
     report("B7 tiled_chain", &[64, 128, 256, 512], |n| compute(w::tiled_chain, n));
     report("B8 deep_nest", &[8, 16, 32, 64], |n| compute(w::deep_nest, n));
     report("B13 specialized_upd", &[32, 64, 128, 256], |n| compute(w::specialized_updates, n));
+    report("B14 truncated_pyramid", &w::PYRAMID_LEVELS, |n| compute(pyramid, n));
+    report("B14a truncated_pyramid alloc", &w::PYRAMID_LEVELS, |n| alloc(pyramid, n));
     if !selected("B16 corpus_all") {
         return;
     }

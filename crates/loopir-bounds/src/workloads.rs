@@ -515,6 +515,22 @@ pub fn specialized_updates(u: usize) -> Result<PassWorkload, BoundsError> {
 
 /// One corpus case's inputs (B16 `corpus_all`): `bounds.input.stmt` with
 /// `bounds.env.json`, and `allocbounds.input.stmt` where the case has one.
+/// The pyramid depths of B14, as the spec lists them.
+pub const PYRAMID_LEVELS: [usize; 5] = [4, 8, 12, 16, 20];
+
+/// B14 `truncated_pyramid`: Halide's test of that name (pyramid levels with `repeat_edge`,
+/// masking selects on parameters, specializations and `GuardWithIf`) at `levels` levels,
+/// read from `<dir>/truncated_pyramid.L<levels>` (made from Halide 21's lowering by
+/// `tools/halide21-cases`; the shape is too intricate to write out by hand).
+pub fn truncated_pyramid(
+    dir: impl AsRef<std::path::Path>,
+    levels: usize,
+) -> Result<PassWorkload, BoundsError> {
+    corpus_case(&dir.as_ref().join(format!("truncated_pyramid.L{levels}")))
+}
+
+/// One corpus case: its computation bounds input and env, and its allocation bounds
+/// input where there is one.
 pub fn corpus_case(dir: &std::path::Path) -> Result<PassWorkload, BoundsError> {
     let read =
         |f: &str| std::fs::read_to_string(dir.join(f)).map_err(|e| BoundsError::Env(format!("{f}: {e}")));
