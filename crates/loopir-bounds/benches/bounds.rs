@@ -156,6 +156,7 @@ fn benches(c: &mut Criterion) {
     expr_group(c, "B10_horner", &[50, 100, 250, 500], w::horner, &p, false);
     expr_group(c, "B11_bitwise_chain", &[16, 64, 256, 1024], w::bitwise_chain, &x10, true);
     stmt_group(c, "B2_let_chain_stmt", &[16, 256, 4096, 65536], &w::let_chain_stmt, true);
+    stmt_group(c, "B2b_let_chain_stmt_wide", &[16, 256, 4096, 65536], &w::let_chain_stmt_wide, true);
     stmt_group(c, "B9_many_calls", &[16, 128, 1024, 8192], &w::many_calls, false);
     stmt_group(c, "stencil_chain", &[64, 128, 256, 512, 1024], &w::stencil_chain, false);
     stmt_group(c, "B12_if_dependents_m8", &[64, 256, 1024, 4096], &|n| w::if_dependents(n, 8), false);

@@ -163,6 +163,9 @@ fn main() {
     report("B10 horner", &[250, 500, 1000, 2000], |n| expr(w::horner, &p, n, false));
     report("B11 bitwise_chain", &[256, 512, 1024, 2048], |n| expr(w::bitwise_chain, &x10, n, true));
     report("B2 let_chain_stmt", &[8192, 16384, 32768, 65536], |n| stmt(&w::let_chain_stmt, n, true));
+    report("B2b let_chain_stmt_wide", &[8192, 16384, 32768, 65536], |n| {
+        stmt(&w::let_chain_stmt_wide, n, true)
+    });
     report("B9 many_calls", &[1024, 2048, 4096, 8192], |n| stmt(&w::many_calls, n, false));
     report("stencil_chain", &[256, 512, 1024, 2048], |n| stmt(&w::stencil_chain, n, false));
     report("B12 if_dependents m=8", &[512, 1024, 2048, 4096], |n| {

@@ -188,57 +188,14 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             };
         }
         let lo = match &i.min {
-            Bound::Finite(x) if self.folds_to_overflow(x) => Bound::NegInf,
+            Bound::Finite(x) if folds_to_overflow(&mut self.simp, x) => Bound::NegInf,
             other => other.clone(),
         };
         let hi = match &i.max {
-            Bound::Finite(x) if self.folds_to_overflow(x) => Bound::PosInf,
+            Bound::Finite(x) if folds_to_overflow(&mut self.simp, x) => Bound::PosInf,
             other => other.clone(),
         };
         Interval { min: lo, max: hi }
-    }
-
-    /// Whether constant-folding `e` meets an overflow (spec §1.5, crate rule 4): every
-    /// subexpression whose operands are constants (after folding) is folded by the
-    /// simplifier, bottom-up over the DAG, and an overflow marker anywhere answers yes.
-    /// Only constants are folded, not the whole end: full simplification would also
-    /// apply every rewrite rule, which on long chains costs far more than the walk.
-    fn folds_to_overflow(&mut self, e: &Expr) -> bool {
-        let mut folded: FxHashMap<*const ExprNode, Option<Expr>> = FxHashMap::default();
-        let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
-        while let Some((n, expanded)) = stack.pop() {
-            if folded.contains_key(&n.as_ptr()) {
-                continue;
-            }
-            if ir::is_intrinsic(&n, "signed_integer_overflow") {
-                return true;
-            }
-            let children = n.children();
-            if children.is_empty() {
-                let c = ir::is_const(&n).then(|| n.clone());
-                folded.insert(n.as_ptr(), c);
-                continue;
-            }
-            if !expanded {
-                stack.push((n.clone(), true));
-                stack.extend(children.into_iter().map(|c| (c.clone(), false)));
-                continue;
-            }
-            let consts: Option<Vec<Expr>> =
-                children.iter().map(|c| folded.get(&c.as_ptr()).cloned().flatten()).collect();
-            let result = match consts {
-                Some(cs) if !matches!(n.kind(), ExprKind::Let { .. }) => {
-                    let y = self.simp.simplify(&ir::with_children(&n, cs));
-                    if ir::contains_overflow_marker(&y) {
-                        return true;
-                    }
-                    ir::is_const(&y).then_some(y)
-                }
-                _ => None,
-            };
-            folded.insert(n.as_ptr(), result);
-        }
-        false
     }
 
     /// Simplifies an expression without scope facts (memoised across the query).
@@ -1438,6 +1395,49 @@ fn scalarize(e: &Expr, points: Vec<Expr>) -> Expr {
         _ => return rebuilt,
     };
     if rebuilt.ty() == scalar_ty { rebuilt } else { Expr::from_node_unchecked(scalar_ty, kind_clone) }
+}
+
+/// Whether constant-folding `e` meets an overflow (spec §1.5, crate rule 4): every
+/// subexpression whose operands are constants (after folding) is folded by the
+/// simplifier, bottom-up over the DAG, and an overflow marker anywhere answers yes.
+/// Only constants are folded, not the whole end: full simplification would also
+/// apply every rewrite rule, which on long chains costs far more than the walk.
+pub(crate) fn folds_to_overflow(simp: &mut Simplifier<'_, '_, '_>, e: &Expr) -> bool {
+    let mut folded: FxHashMap<*const ExprNode, Option<Expr>> = FxHashMap::default();
+    let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
+    while let Some((n, expanded)) = stack.pop() {
+        if folded.contains_key(&n.as_ptr()) {
+            continue;
+        }
+        if ir::is_intrinsic(&n, "signed_integer_overflow") {
+            return true;
+        }
+        let children = n.children();
+        if children.is_empty() {
+            let c = ir::is_const(&n).then(|| n.clone());
+            folded.insert(n.as_ptr(), c);
+            continue;
+        }
+        if !expanded {
+            stack.push((n.clone(), true));
+            stack.extend(children.into_iter().map(|c| (c.clone(), false)));
+            continue;
+        }
+        let consts: Option<Vec<Expr>> =
+            children.iter().map(|c| folded.get(&c.as_ptr()).cloned().flatten()).collect();
+        let result = match consts {
+            Some(cs) if !matches!(n.kind(), ExprKind::Let { .. }) => {
+                let y = simp.simplify(&ir::with_children(&n, cs));
+                if ir::contains_overflow_marker(&y) {
+                    return true;
+                }
+                ir::is_const(&y).then_some(y)
+            }
+            _ => None,
+        };
+        folded.insert(n.as_ptr(), result);
+    }
+    false
 }
 
 #[cfg(test)]

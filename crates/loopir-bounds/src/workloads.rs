@@ -152,6 +152,30 @@ fn serial(name: &str, min: Expr, max: Expr, body: Stmt) -> Stmt {
     Stmt::for_loop(name, min, max, ForType::Serial, DeviceApi::None, body.clone()).unwrap_or(body)
 }
 
+/// B2b: [`let_chain_stmt`] with ten parameters `p0`..`p9` added to every value, so that
+/// each let's bounds mention at least ten variables and are named with fresh `t` names
+/// rather than substituted (spec §3.3 (a)).
+pub fn let_chain_stmt_wide(n: usize) -> Stmt {
+    let params = (0..10).fold(Expr::i32(0), |acc, i| ir::add(acc, Expr::var_i32(format!("p{i}").as_str())));
+    let names: Vec<_> = (1..=n).map(|k| loopir::name(&format!("l{k}"))).collect();
+    let vars: Vec<Expr> = names.iter().map(|nm| Expr::var_i32(nm.clone())).collect();
+    let last = vars.last().cloned().unwrap_or_else(x);
+    let g = Expr::call_func(Type::INT32, "g", vec![last.clone()], 0);
+    let provide =
+        Stmt::provide("f", vec![g], vec![last.clone(), ir::add(last, Expr::i32(1))], ir::make_bool(true, 1));
+    let mut body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
+    for k in (0..n).rev() {
+        let step = if k == 0 {
+            ir::add(ir::mul(x(), Expr::i32(2)), x())
+        } else {
+            let t = &vars[k - 1];
+            ir::sub(ir::max(t.clone(), ir::add(t.clone(), Expr::i32(3))), t.clone())
+        };
+        body = Stmt::let_stmt(names[k].clone(), ir::add(step, params.clone()), body);
+    }
+    serial("x", Expr::i32(0), Expr::i32(100), body)
+}
+
 /// B2 `let_chain_stmt`: the B1 chain as LetStmts around `f(t_n, t_n + 1) = g(t_n)` inside
 /// a loop over `x` in `[0, 100]`.
 pub fn let_chain_stmt(n: usize) -> Stmt {
