@@ -204,6 +204,11 @@ fn b2_let_chain_stmt_and_b9_many_calls_are_linear() {
         walk_work(w::let_chain_stmt, 4096, true),
     );
     assert_linear("many calls", walk_work(w::many_calls, 1024, false), walk_work(w::many_calls, 2048, false));
+    // B2b: every let's bounds are named, so every box end is wrapped in the whole chain of
+    // named lets; the printed ends must still grow linearly.
+    let large = walk_work(w::let_chain_stmt_wide, 512, true);
+    assert!(large.1 <= 600 * 512, "{large:?}");
+    assert_linear("wide let chain stmt", walk_work(w::let_chain_stmt_wide, 256, true), large);
 }
 
 #[test]
