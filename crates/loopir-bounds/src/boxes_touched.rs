@@ -98,7 +98,17 @@ pub fn boxes_required<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
-    let map = walk(ctx, node.into(), scope, func_bounds, Mode::Calls)?;
+    required(ctx, node.into(), scope, func_bounds, None)
+}
+
+fn required(
+    ctx: &Ctx,
+    node: Node<'_>,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+    only: Option<&str>,
+) -> Result<BoxMap, BoundsError> {
+    let map = walk(ctx, node, scope, func_bounds, Mode::Calls, only)?;
     Ok(finish(ctx, map, false))
 }
 
@@ -109,7 +119,17 @@ pub fn boxes_provided<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
-    let map = walk(ctx, node.into(), scope, func_bounds, Mode::Provides)?;
+    provided(ctx, node.into(), scope, func_bounds, None)
+}
+
+fn provided(
+    ctx: &Ctx,
+    node: Node<'_>,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+    only: Option<&str>,
+) -> Result<BoxMap, BoundsError> {
+    let map = walk(ctx, node, scope, func_bounds, Mode::Provides, only)?;
     Ok(finish(ctx, map, false))
 }
 
@@ -124,7 +144,16 @@ pub fn boxes_touched<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
-    let node = node.into();
+    touched(ctx, node.into(), scope, func_bounds, None)
+}
+
+fn touched(
+    ctx: &Ctx,
+    node: Node<'_>,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+    only: Option<&str>,
+) -> Result<BoxMap, BoundsError> {
     let solved;
     let node = match node {
         Node::Stmt(s) if ctx.options().compat_conditions => {
@@ -133,8 +162,8 @@ pub fn boxes_touched<'a>(
         }
         other => other,
     };
-    let mut calls = walk(ctx, node, scope, func_bounds, Mode::Calls)?;
-    let provides = walk(ctx, node, scope, func_bounds, Mode::Provides)?;
+    let mut calls = walk(ctx, node, scope, func_bounds, Mode::Calls, only)?;
+    let provides = walk(ctx, node, scope, func_bounds, Mode::Provides, only)?;
     for (name, b) in provides {
         match calls.get_mut(&name) {
             Some(existing) => merge_boxes(ctx, existing, &b).map_err(|e| dims_error(&name, e))?,
@@ -154,7 +183,7 @@ pub fn box_required<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<Option<Region>, BoundsError> {
-    Ok(boxes_required(ctx, node, scope, func_bounds)?.swap_remove(func))
+    Ok(required(ctx, node.into(), scope, func_bounds, Some(func))?.swap_remove(func))
 }
 
 /// The region of `func` written by `node`, if any.
@@ -165,7 +194,7 @@ pub fn box_provided<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<Option<Region>, BoundsError> {
-    Ok(boxes_provided(ctx, node, scope, func_bounds)?.swap_remove(func))
+    Ok(provided(ctx, node.into(), scope, func_bounds, Some(func))?.swap_remove(func))
 }
 
 /// The region of `func` read or written by `node`, if any.
@@ -176,7 +205,7 @@ pub fn box_touched<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<Option<Region>, BoundsError> {
-    Ok(boxes_touched(ctx, node, scope, func_bounds)?.swap_remove(func))
+    Ok(touched(ctx, node.into(), scope, func_bounds, Some(func))?.swap_remove(func))
 }
 
 fn dims_error(func: &Name, e: BoundsError) -> BoundsError {
@@ -221,12 +250,14 @@ fn walk(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
     mode: Mode,
+    only: Option<&str>,
 ) -> Result<BoxMap, BoundsError> {
     let _hashes = ctx.hash_scope();
     let mut w = Walker {
         ctx,
         bounds: BoundsOfExpr::new(ctx, scope, func_bounds, false),
         mode,
+        only: only.map(loopir::name),
         boxes: BoxMap::new(),
         unreachable: false,
         collect_calls: true,
@@ -271,6 +302,10 @@ struct Walker<'c, 'p> {
     ctx: &'c Ctx,
     bounds: BoundsOfExpr<'c, 'p>,
     mode: Mode,
+    /// The one Func whose boxes are wanted (None: all). As in the reference, the
+    /// accesses of other Funcs are not analysed: that saves their work, and their
+    /// analysis would draw fresh names the reference does not draw.
+    only: Option<Name>,
     boxes: BoxMap,
     unreachable: bool,
     collect_calls: bool,
@@ -374,6 +409,7 @@ impl Walker<'_, '_> {
                 if self.mode == Mode::Calls
                     && self.collect_calls
                     && matches!(call_type, CallType::Halide | CallType::Image)
+                    && self.wants(name)
                 {
                     let r = self.region_of(args);
                     self.merge(name, r)?;
@@ -452,6 +488,10 @@ impl Walker<'_, '_> {
                 r
             }
             StmtKind::Provide { name, values, args, predicate } => {
+                // The reference does not look at another Func's Provide for its provides.
+                if self.mode == Mode::Provides && !self.wants(name) {
+                    return Ok(());
+                }
                 if !ir::is_const_true(predicate) {
                     self.expr(predicate)?;
                     let (name, values, args) = (name.clone(), values.clone(), args.clone());
@@ -552,11 +592,16 @@ impl Walker<'_, '_> {
                 self.expr(e)?;
             }
         }
-        if self.mode == Mode::Provides {
+        if self.mode == Mode::Provides && self.wants(name) {
             let r = self.region_of(args);
             self.merge(name, r)?;
         }
         Ok(())
+    }
+
+    /// Whether the boxes of `func` are collected.
+    fn wants(&self, func: &str) -> bool {
+        self.only.as_deref().is_none_or(|f| f == func)
     }
 
     /// Binds a let name to the interval of its value (directly when small, else through
