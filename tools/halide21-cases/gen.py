@@ -1,6 +1,8 @@
 """Makes bounds-inference cases from Halide 21's lowering log (see README.md).
 
-Usage: python3 gen.py OUT_DIR [NAME ...]   (HALIDE_PY: the unpacked wheel's directory)
+Usage: python3 gen.py OUT_DIR [NAME ...]            test cases (fixtures/bounds/halide21)
+       python3 gen.py --workloads OUT_DIR [NAME ...] B14 inputs (fixtures/bounds/workloads)
+HALIDE_PY: the unpacked wheel's directory.
 """
 
 import json
@@ -555,6 +557,47 @@ def pipelines():
                     func_env(b, ["uint16"], ["x"]), func_env(c, ["uint16"], ["x"])])
         return c, [inp], [a, wb, b, c], env
 
+    @case
+    def atomic_parallel_histogram():
+        inp = hl.ImageParam(u8, 1, "input")
+        hist, out = hl.Func("hist"), hl.Func("out")
+        r = hl.RDom([(0, 1000)], "r")
+        hist[x] = 0
+        hist[hl.i32(inp[r.x]) % 16] += 1
+        out[x] = hist[x]
+        hist.compute_root()
+        hist.update(0).atomic().parallel(r.x)
+        env = dict([func_env(hist, ["int32"], ["x"], [rdom_env(r, [("x", (0, 1000))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [hist, out], env
+
+    @case
+    def storage_schedules():
+        inp = hl.ImageParam(f32, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] * 2
+        out[x, y] = a[x, y] + a[x + 1, y] + a[x, y + 1]
+        a.compute_at(out, y).store_root().reorder_storage(y, x).bound_storage(x, 256).store_in(hl.MemoryType.Stack)
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [a, out], env
+
+    @case
+    def renamed_and_split_update_pure_var():
+        inp = hl.ImageParam(u16, 2, "input")
+        f, g, out = hl.Func("f"), hl.Func("g"), hl.Func("out")
+        r = hl.RDom([(0, 5)], "r")
+        g[x, y] = inp[x, y] + 1
+        f[x, y] = hl.u16(0)
+        f[x, y] = f[x, y] + g[x, y + r.x]
+        out[x, y] = f[x, y]
+        f.compute_root()
+        f.update(0).split(y, yo, yi, 4).reorder(r.x, x, yi, yo)
+        g.compute_at(f, yo)
+        env = dict([func_env(g, ["uint16"], ["x", "y"]),
+                    func_env(f, ["uint16"], ["x", "y"], [rdom_env(r, [("x", (0, 5))])]),
+                    func_env(out, ["uint16"], ["x", "y"])])
+        return out, [inp], [g, f, out], env
+
     def type_name(t):
         for code, make in (("int", hl.Int), ("uint", hl.UInt), ("float", hl.Float)):
             if t == make(t.bits()):
@@ -725,20 +768,32 @@ def main():
                "funcs": {f.name(): e for f, e in funcs.items()}}
         print(json.dumps(env, indent=1))
         return
-    out_dir = sys.argv[1]
-    names = sys.argv[2:] or list(pipelines())
+    # `--workloads DIR`: the B14 inputs, as `DIR/truncated_pyramid.L<n>`.
+    workloads = sys.argv[1] == "--workloads"
+    args = sys.argv[2:] if workloads else sys.argv[1:]
+    out_dir = args[0]
+    pyramids = [n for n in pipelines() if n.startswith("truncated_pyramid_L")]
+    if workloads:
+        names = args[1:] or pyramids
+    else:
+        # The test corpus holds the smallest pyramid; the others are workloads.
+        names = args[1:] or [n for n in pipelines() if n not in pyramids[1:]]
     for name in names:
         log, env = lowering_log(name)
         st = stages(log)
-        d = os.path.join(out_dir, f"{name[:-5]}.cuda" if name.endswith("_cuda") else f"{name}.cpu")
+        if workloads:
+            d = os.path.join(out_dir, name.replace("_L", ".L"))
+        else:
+            d = os.path.join(out_dir, f"{name[:-5]}.cuda" if name.endswith("_cuda") else f"{name}.cpu")
         os.makedirs(d, exist_ok=True)
         for prefix, stage in [("bounds", "computation bounds inference"),
                               ("allocbounds", "allocation bounds inference")]:
             before, after = before_and_after(st, stage)
             with open(os.path.join(d, f"{prefix}.input.stmt"), "w") as fh:
                 fh.write(to_reference_form(before))
-            with open(os.path.join(d, f"{prefix}.expected.stmt"), "w") as fh:
-                fh.write(to_reference_form(after))
+            if not workloads:
+                with open(os.path.join(d, f"{prefix}.expected.stmt"), "w") as fh:
+                    fh.write(to_reference_form(after))
         # Halide's `t` counter is process-wide; in a fresh process it stands just past the
         # largest `t` name of the pass's input (the oracle's envs are mostly so too).
         env = json.loads(env)
