@@ -185,28 +185,7 @@ impl Walk<'_> {
                     stage,
                 });
             }
-            StmtKind::Block(stmts) => stmts.iter().for_each(|st| self.collect(st)),
-            StmtKind::Fork { first, rest } => {
-                self.collect(first);
-                self.collect(rest);
-            }
-            StmtKind::IfThenElse { then_case, else_case, .. } => {
-                self.collect(then_case);
-                if let Some(e) = else_case {
-                    self.collect(e);
-                }
-            }
-            StmtKind::ProducerConsumer { body, .. }
-            | StmtKind::Atomic { body, .. }
-            | StmtKind::HoistedStorage { body, .. }
-            | StmtKind::Allocate { body, .. }
-            | StmtKind::Realize { body, .. }
-            | StmtKind::Prefetch { body, .. }
-            | StmtKind::Acquire { body, .. } => self.collect(body),
-            StmtKind::AssertStmt { .. }
-            | StmtKind::Store { .. }
-            | StmtKind::Free { .. }
-            | StmtKind::Evaluate(_) => {}
+            _ => s.children().into_iter().for_each(|c| self.collect(c)),
         })
     }
 }

@@ -425,6 +425,39 @@ impl Stmt {
     pub fn as_ptr(&self) -> *const StmtKind {
         Arc::as_ptr(&self.0)
     }
+    /// The direct child statements, in walk order (a loop's or let's body, a block's
+    /// statements, both cases of an `if`, both sides of a fork).
+    ///
+    /// ```
+    /// let s = loopir::parse_stmt("if (1 < 2) {\n f(0) = 1\n} else {\n f(0) = 2\n}\n").unwrap();
+    /// let cases: Vec<String> = s.children().iter().map(|c| c.to_string()).collect();
+    /// assert_eq!(cases, ["f(0) = 1\n", "f(0) = 2\n"]);
+    /// assert!(s.children()[0].children().is_empty());
+    /// ```
+    pub fn children(&self) -> smallvec::SmallVec<[&Stmt; 2]> {
+        use smallvec::smallvec;
+        match self.kind() {
+            StmtKind::LetStmt { body, .. }
+            | StmtKind::ProducerConsumer { body, .. }
+            | StmtKind::For { body, .. }
+            | StmtKind::Allocate { body, .. }
+            | StmtKind::Realize { body, .. }
+            | StmtKind::Prefetch { body, .. }
+            | StmtKind::Acquire { body, .. }
+            | StmtKind::Atomic { body, .. }
+            | StmtKind::HoistedStorage { body, .. } => smallvec![body],
+            StmtKind::Block(v) => v.iter().collect(),
+            StmtKind::Fork { first, rest } => smallvec![first, rest],
+            StmtKind::IfThenElse { then_case, else_case, .. } => {
+                std::iter::once(then_case).chain(else_case.iter()).collect()
+            }
+            StmtKind::AssertStmt { .. }
+            | StmtKind::Store { .. }
+            | StmtKind::Provide { .. }
+            | StmtKind::Free { .. }
+            | StmtKind::Evaluate(_) => smallvec![],
+        }
+    }
 
     /// `let name = value` over `body`.
     pub fn let_stmt(name: impl Into<Name>, value: Expr, body: Stmt) -> Stmt {

@@ -105,27 +105,6 @@ fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) ->
     }
 }
 
-fn collect_children(s: &Stmt, out: &mut Vec<Stmt>) {
-    match s.kind() {
-        StmtKind::LetStmt { body, .. }
-        | StmtKind::ProducerConsumer { body, .. }
-        | StmtKind::For { body, .. }
-        | StmtKind::Allocate { body, .. }
-        | StmtKind::Realize { body, .. }
-        | StmtKind::Prefetch { body, .. }
-        | StmtKind::Acquire { body, .. }
-        | StmtKind::Atomic { body, .. }
-        | StmtKind::HoistedStorage { body, .. } => out.push(body.clone()),
-        StmtKind::Block(v) => out.extend(v.iter().cloned()),
-        StmtKind::Fork { first, rest } => out.extend([first.clone(), rest.clone()]),
-        StmtKind::IfThenElse { then_case, else_case, .. } => {
-            out.push(then_case.clone());
-            out.extend(else_case.iter().cloned());
-        }
-        _ => {}
-    }
-}
-
 struct Walk<'a> {
     ctx: &'a Ctx,
     stages: &'a [Stage],
@@ -539,11 +518,7 @@ impl Walk<'_> {
                     stack.push((body.clone(), lp));
                 }
                 StmtKind::For { name, body, .. } => stack.push((body.clone(), Some(name.clone()))),
-                _ => {
-                    let mut children = Vec::new();
-                    collect_children(&st, &mut children);
-                    stack.extend(children.into_iter().map(|c| (c, lp.clone())));
-                }
+                _ => stack.extend(st.children().into_iter().map(|c| (c.clone(), lp.clone()))),
             }
         }
         let mut group = vec![p];
@@ -677,7 +652,7 @@ fn bounds_of_inner_var(ctx: &Ctx, var: &str, s: &Stmt, fb: &FuncValueBounds) -> 
             }
             // The var is most likely at the end of a block: search the last part first.
             StmtKind::Block(v) => children.extend(v.iter().cloned()),
-            _ => collect_children(&st, &mut children),
+            _ => children.extend(st.children().into_iter().cloned()),
         }
         let is_block = matches!(st.kind(), StmtKind::Block(_));
         // Push so that the first child to search is popped first.

@@ -397,10 +397,8 @@ impl Facts {
                     });
                 }
                 _ => {
-                    let mut children = Vec::new();
-                    super::collect_children(&st, &mut children);
                     // Reverse so that the stack pops children in program order.
-                    for c in children.iter().rev() {
+                    for c in st.children().into_iter().rev() {
                         push(c, &produce, &innermost_loop, &conds);
                     }
                 }

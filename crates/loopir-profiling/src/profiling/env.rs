@@ -119,7 +119,7 @@ impl FuncEnv {
             }
             // Push children in reverse so that Funcs are listed in walk order.
             let before = work.len();
-            for_each_child_stmt(&s, |c| work.push(c.clone()));
+            work.extend(s.children().into_iter().cloned());
             work[before..].reverse();
         }
         env
@@ -158,36 +158,5 @@ impl FuncEnv {
     /// Whether there are no Funcs.
     pub fn is_empty(&self) -> bool {
         self.funcs.is_empty()
-    }
-}
-
-/// Calls `f` on each direct child statement of `s`, in walk order.
-pub(crate) fn for_each_child_stmt(s: &Stmt, mut f: impl FnMut(&Stmt)) {
-    match s.kind() {
-        StmtKind::LetStmt { body, .. }
-        | StmtKind::ProducerConsumer { body, .. }
-        | StmtKind::For { body, .. }
-        | StmtKind::Allocate { body, .. }
-        | StmtKind::Realize { body, .. }
-        | StmtKind::Prefetch { body, .. }
-        | StmtKind::Acquire { body, .. }
-        | StmtKind::Atomic { body, .. }
-        | StmtKind::HoistedStorage { body, .. } => f(body),
-        StmtKind::Block(stmts) => stmts.iter().for_each(f),
-        StmtKind::Fork { first, rest } => {
-            f(first);
-            f(rest);
-        }
-        StmtKind::IfThenElse { then_case, else_case, .. } => {
-            f(then_case);
-            if let Some(e) = else_case {
-                f(e);
-            }
-        }
-        StmtKind::AssertStmt { .. }
-        | StmtKind::Store { .. }
-        | StmtKind::Provide { .. }
-        | StmtKind::Free { .. }
-        | StmtKind::Evaluate(_) => {}
     }
 }

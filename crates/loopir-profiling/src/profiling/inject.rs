@@ -197,23 +197,7 @@ fn contains_parallel_or_blocking(s: &Stmt) -> bool {
                 work.push(body);
             }
             StmtKind::Fork { .. } | StmtKind::Acquire { .. } => return true,
-            StmtKind::LetStmt { body, .. }
-            | StmtKind::ProducerConsumer { body, .. }
-            | StmtKind::Allocate { body, .. }
-            | StmtKind::Realize { body, .. }
-            | StmtKind::Prefetch { body, .. }
-            | StmtKind::Atomic { body, .. }
-            | StmtKind::HoistedStorage { body, .. } => work.push(body),
-            StmtKind::Block(v) => work.extend(v.iter()),
-            StmtKind::IfThenElse { then_case, else_case, .. } => {
-                work.push(then_case);
-                work.extend(else_case.iter());
-            }
-            StmtKind::AssertStmt { .. }
-            | StmtKind::Store { .. }
-            | StmtKind::Provide { .. }
-            | StmtKind::Free { .. }
-            | StmtKind::Evaluate(_) => {}
+            _ => work.extend(s.children()),
         }
     }
     false
