@@ -98,18 +98,7 @@ pub fn boxes_required<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
-    required(ctx, node.into(), scope, func_bounds, None)
-}
-
-fn required(
-    ctx: &Ctx,
-    node: Node<'_>,
-    scope: &Scope<'_, Interval>,
-    func_bounds: &FuncValueBounds,
-    only: Option<&str>,
-) -> Result<BoxMap, BoundsError> {
-    let map = walk(ctx, node, scope, func_bounds, Mode::Calls, only)?;
-    Ok(finish(ctx, map, false))
+    one_side(ctx, node.into(), scope, func_bounds, Mode::Calls, None)
 }
 
 /// Every region written by `node` (Provides).
@@ -119,17 +108,20 @@ pub fn boxes_provided<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
-    provided(ctx, node.into(), scope, func_bounds, None)
+    one_side(ctx, node.into(), scope, func_bounds, Mode::Provides, None)
 }
 
-fn provided(
+/// The regions read (`Mode::Calls`) or written (`Mode::Provides`) by `node`, of `only`
+/// if given, else of every Func.
+fn one_side(
     ctx: &Ctx,
     node: Node<'_>,
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
+    mode: Mode,
     only: Option<&str>,
 ) -> Result<BoxMap, BoundsError> {
-    let map = walk(ctx, node, scope, func_bounds, Mode::Provides, only)?;
+    let map = walk(ctx, node, scope, func_bounds, mode, only)?;
     Ok(finish(ctx, map, false))
 }
 
@@ -183,7 +175,7 @@ pub fn box_required<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<Option<Region>, BoundsError> {
-    Ok(required(ctx, node.into(), scope, func_bounds, Some(func))?.swap_remove(func))
+    Ok(one_side(ctx, node.into(), scope, func_bounds, Mode::Calls, Some(func))?.swap_remove(func))
 }
 
 /// The region of `func` written by `node`, if any.
@@ -194,7 +186,7 @@ pub fn box_provided<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<Option<Region>, BoundsError> {
-    Ok(provided(ctx, node.into(), scope, func_bounds, Some(func))?.swap_remove(func))
+    Ok(one_side(ctx, node.into(), scope, func_bounds, Mode::Provides, Some(func))?.swap_remove(func))
 }
 
 /// The region of `func` read or written by `node`, if any.

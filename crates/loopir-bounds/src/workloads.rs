@@ -157,7 +157,19 @@ fn serial(name: &str, min: Expr, max: Expr, body: Stmt) -> Stmt {
 /// rather than substituted (spec §3.3 (a)).
 pub fn let_chain_stmt_wide(n: usize) -> Stmt {
     let params = (0..10).fold(Expr::i32(0), |acc, i| ir::add(acc, Expr::var_i32(format!("p{i}").as_str())));
-    let names: Vec<_> = (1..=n).map(|k| loopir::name(&format!("l{k}"))).collect();
+    // Not `t<k>`: the analysis draws `t` names of its own here.
+    let_chain_stmt_of(n, "l", Some(&params))
+}
+
+/// B2 `let_chain_stmt`: the B1 chain as LetStmts around `f(t_n, t_n + 1) = g(t_n)` inside
+/// a loop over `x` in `[0, 100]`.
+pub fn let_chain_stmt(n: usize) -> Stmt {
+    let_chain_stmt_of(n, "t", None)
+}
+
+/// The B1 chain as LetStmts named `<prefix><k>`, with `extra` added to every value.
+fn let_chain_stmt_of(n: usize, prefix: &str, extra: Option<&Expr>) -> Stmt {
+    let names: Vec<_> = (1..=n).map(|k| loopir::name(&format!("{prefix}{k}"))).collect();
     let vars: Vec<Expr> = names.iter().map(|nm| Expr::var_i32(nm.clone())).collect();
     let last = vars.last().cloned().unwrap_or_else(x);
     let g = Expr::call_func(Type::INT32, "g", vec![last.clone()], 0);
@@ -171,27 +183,9 @@ pub fn let_chain_stmt_wide(n: usize) -> Stmt {
             let t = &vars[k - 1];
             ir::sub(ir::max(t.clone(), ir::add(t.clone(), Expr::i32(3))), t.clone())
         };
-        body = Stmt::let_stmt(names[k].clone(), ir::add(step, params.clone()), body);
-    }
-    serial("x", Expr::i32(0), Expr::i32(100), body)
-}
-
-/// B2 `let_chain_stmt`: the B1 chain as LetStmts around `f(t_n, t_n + 1) = g(t_n)` inside
-/// a loop over `x` in `[0, 100]`.
-pub fn let_chain_stmt(n: usize) -> Stmt {
-    let names: Vec<_> = (1..=n).map(|k| loopir::name(&format!("t{k}"))).collect();
-    let vars: Vec<Expr> = names.iter().map(|nm| Expr::var_i32(nm.clone())).collect();
-    let last = vars.last().cloned().unwrap_or_else(x);
-    let g = Expr::call_func(Type::INT32, "g", vec![last.clone()], 0);
-    let provide =
-        Stmt::provide("f", vec![g], vec![last.clone(), ir::add(last, Expr::i32(1))], ir::make_bool(true, 1));
-    let mut body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
-    for k in (0..n).rev() {
-        let value = if k == 0 {
-            ir::add(ir::mul(x(), Expr::i32(2)), x())
-        } else {
-            let t = &vars[k - 1];
-            ir::sub(ir::max(t.clone(), ir::add(t.clone(), Expr::i32(3))), t.clone())
+        let value = match extra {
+            Some(e) => ir::add(step, e.clone()),
+            None => step,
         };
         body = Stmt::let_stmt(names[k].clone(), value, body);
     }
