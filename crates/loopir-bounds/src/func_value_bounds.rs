@@ -132,13 +132,6 @@ fn value_bounds(ctx: &Ctx, sites: &IndexMap<Name, Vec<Site>>) -> FuncValueBounds
     out
 }
 
-/// The stage number of a loop named `<func>.s<k>.…`.
-fn stage_of(loop_name: &str, func: &str) -> Option<u32> {
-    let rest = loop_name.strip_prefix(func)?.strip_prefix(".s")?;
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
-}
-
 /// The walk's state: names bound around the current statement, the constrained
 /// parameters seen so far (`p.constrained` -> `p`), and the Provides found.
 struct Walk<'a> {
@@ -177,7 +170,7 @@ impl Walk<'_> {
                 self.bound.pop();
             }
             StmtKind::Provide { name, values, .. } => {
-                let stage = self.bound.iter().rev().find_map(|n| stage_of(n, name));
+                let stage = self.bound.iter().rev().find_map(|n| crate::compute_bounds::stage_of(n, name));
                 let values = values.iter().map(|v| substitute(&self.constrained, v)).collect();
                 self.sites.entry(name.clone()).or_default().push(Site {
                     values,

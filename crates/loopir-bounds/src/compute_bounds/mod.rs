@@ -19,12 +19,14 @@
 //!
 //! Specializations are read from the if/else tree inside a produce block: the default's
 //! (condition, expression) pairs first, then the specializations' from the last to the
-//! first, under simplified conditions, collapsing when all values are equal (§2.1.2).
+//! first, under simplified conditions, collapsing when all values are equal (§2.1.2). The
+//! branch of `specialize_fail` (an assertion) and the default take the values of the
+//! branch beside them. A Provide outside every loop of its Func takes its stage from text
+//! order within its produce block.
 //!
 //! **Not supported** (reported as [`BoundsError::Unsupported`], never approximated):
-//! `specialize_fail` branches and if/else trees that are not a specialization chain,
-//! extern Funcs with a proxy expression, image or buffer arguments, or C++ name mangling;
-//! loop-less update stages.
+//! if/else trees that are not a specialization chain, extern Funcs with a proxy expression
+//! or C++ name mangling, loop-less Provides whose stages text order cannot tell apart.
 
 use loopir::mutate::{Mutator, walk_stmt};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type};
@@ -44,6 +46,7 @@ use crate::scope::Scope;
 mod extern_stage;
 mod stages;
 
+pub(crate) use stages::stage_of;
 use stages::{Facts, Stage, build_stages, consumer_analysis};
 
 fn unsupported(what: impl Into<String>) -> BoundsError {

@@ -127,7 +127,7 @@ pub(super) struct Facts {
 }
 
 /// `<f>.s<k>.…` → k.
-pub(super) fn stage_of(name: &str, func: &str) -> Option<u32> {
+pub(crate) fn stage_of(name: &str, func: &str) -> Option<u32> {
     let rest = name.strip_prefix(func)?.strip_prefix(".s")?;
     let (digits, _) = rest.split_once('.')?;
     digits.parse().ok()
