@@ -94,30 +94,19 @@ pub fn hash_cons(e: &Expr) -> Expr {
     go(&mut H { by_shape: FxHashMap::default(), memo: FxHashMap::default() }, e)
 }
 
-/// A constant in the reference's wide sense: an immediate, or a cast, broadcast or ramp
-/// built only from constants.
-fn is_constant(e: &Expr) -> bool {
-    match e.kind() {
-        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => true,
-        ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => is_constant(v),
-        ExprKind::Ramp { base, stride, .. } => is_constant(base) && is_constant(stride),
-        _ => false,
-    }
-}
-
 /// Whether a repeated `e` is worth a let. Constants and variables never are, nor is
 /// arithmetic with a constant operand (or a cast or broadcast of such), nor a ramp with
 /// a constant stride: these are cheap to recompute, and the simplifier would substitute
 /// such a let straight back.
 fn should_extract(e: &Expr) -> bool {
     match e.kind() {
-        _ if is_constant(e) => false,
+        _ if e.is_constant() => false,
         ExprKind::Variable(_) => false,
         ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => should_extract(v),
         ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, a, b) => {
-            !(is_constant(a) || is_constant(b))
+            !(a.is_constant() || b.is_constant())
         }
-        ExprKind::Ramp { stride, .. } => !is_constant(stride),
+        ExprKind::Ramp { stride, .. } => !stride.is_constant(),
         _ => true,
     }
 }
@@ -143,7 +132,7 @@ fn children_in_visit_order(e: &Expr) -> Vec<Expr> {
 ///    already uses), in numbering order, and the lets are nested in that order
 ///    (outermost first).
 pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
-    if is_constant(e) || e.as_variable().is_some() {
+    if e.is_constant() || e.as_variable().is_some() {
         return e.clone();
     }
     let e = hash_cons(&ir::inline_lets(e, |_| true));

@@ -564,6 +564,26 @@ impl Expr {
             _ => None,
         }
     }
+    /// Whether this is a constant in Halide's sense (its `is_const`): a numeric or string
+    /// immediate, or a cast, broadcast or ramp built only from constants.
+    pub fn is_constant(&self) -> bool {
+        let mut e = self;
+        loop {
+            match e.kind() {
+                ExprKind::IntImm(_)
+                | ExprKind::UIntImm(_)
+                | ExprKind::FloatImm(_)
+                | ExprKind::StringImm(_) => {
+                    return true;
+                }
+                ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => e = v,
+                ExprKind::Ramp { base, stride, .. } => {
+                    return crate::equality::with_stack(|| base.is_constant() && stride.is_constant());
+                }
+                _ => return false,
+            }
+        }
+    }
     /// The node kind's position in Halide's order of IR node types. Halide's rewriting
     /// code uses it to put the operands of commutative operators in a canonical order, so
     /// passes that must reproduce its output need the same ranking.

@@ -441,25 +441,7 @@ fn walk(s: &Stmt, seed: u64, env: &mut BTreeMap<String, Vec<Option<V>>>, out: &m
             }
         }
         _ => {
-            let mut children = Vec::new();
-            match s.kind() {
-                StmtKind::ProducerConsumer { body, .. }
-                | StmtKind::For { body, .. }
-                | StmtKind::Realize { body, .. }
-                | StmtKind::Allocate { body, .. }
-                | StmtKind::HoistedStorage { body, .. }
-                | StmtKind::Prefetch { body, .. }
-                | StmtKind::Acquire { body, .. }
-                | StmtKind::Atomic { body, .. } => children.push(body.clone()),
-                StmtKind::Block(v) => children.extend(v.iter().cloned()),
-                StmtKind::IfThenElse { then_case, else_case, .. } => {
-                    children.push(then_case.clone());
-                    children.extend(else_case.iter().cloned());
-                }
-                StmtKind::Fork { first, rest } => children.extend([first.clone(), rest.clone()]),
-                _ => {}
-            }
-            for c in &children {
+            for c in s.children() {
                 walk(c, seed, env, out);
             }
         }

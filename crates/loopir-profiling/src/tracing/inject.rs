@@ -197,7 +197,7 @@ impl<'a> Injector<'a> {
         let mut lifted = Vec::new();
         let mut store_args = Vec::with_capacity(args.len());
         for arg in &args {
-            if arg.as_variable().is_some() || is_const(arg) {
+            if arg.as_variable().is_some() || arg.is_constant() {
                 store_args.push(arg.clone());
             } else {
                 let temp = self.names.temp();
@@ -498,17 +498,6 @@ impl Injector<'_> {
             self.fail(err);
             s.clone()
         })
-    }
-}
-
-/// Halide's `is_const`: a numeric or string constant, or a cast, ramp or broadcast of
-/// constants.
-fn is_const(e: &Expr) -> bool {
-    match e.kind() {
-        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => true,
-        ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => is_const(v),
-        ExprKind::Ramp { base, stride, .. } => is_const(base) && is_const(stride),
-        _ => false,
     }
 }
 
