@@ -221,7 +221,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     pub fn bounds(&mut self, e: &Expr) -> Interval {
         // Leaves are cheaper to answer than to look up (a constant is its own point, a
         // variable one scope lookup); keeping them out of the memo also keeps it small.
-        if e.children().is_empty() {
+        if e.is_leaf() {
             self.ctx.count(|s| s.bounds_rule_applications += 1);
             return self.visit(e);
         }

@@ -355,7 +355,7 @@ impl Walker<'_, '_> {
 
     /// Whether `e` was already walked with the same bindings for the same map.
     fn seen(&mut self, e: &Expr) -> bool {
-        if e.children().is_empty() {
+        if e.is_leaf() {
             return false;
         }
         let (ptr, newest) = self.bounds.memo_key(e);

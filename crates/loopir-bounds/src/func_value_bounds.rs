@@ -214,7 +214,7 @@ impl Unclamp<'_> {
 
 impl Mutator for Unclamp<'_> {
     fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        if e.children().is_empty() {
+        if e.is_leaf() {
             return e.clone();
         }
         if let Some(r) = self.memo.lookup(e) {

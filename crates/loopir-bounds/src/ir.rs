@@ -368,7 +368,7 @@ fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
     }
     let h = hasher.finish();
     // A leaf is hashed as fast as it is looked up.
-    if !e.children().is_empty() {
+    if !e.is_leaf() {
         cache.insert(e.as_ptr(), (e.clone(), h));
     }
     h
@@ -578,7 +578,7 @@ pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> FreeV
             cache.borrow_mut().names.insert(key, fv.clone());
             return Some(fv);
         }
-        _ if e.children().is_empty() => return Some(EMPTY_FREE_VARS.with(Rc::clone)),
+        _ if e.is_leaf() => return Some(EMPTY_FREE_VARS.with(Rc::clone)),
         _ => {}
     }
     if let Some((_, fv)) = cache.borrow().nodes.get(&e.as_ptr()) {

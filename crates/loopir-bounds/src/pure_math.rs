@@ -11,7 +11,7 @@
 use loopir::CallType;
 
 /// Whether `name` is one of Halide's math functions (`<base>_f16`, `_f32` or `_f64`).
-pub fn is_pure_math(name: &str) -> bool {
+fn is_pure_math(name: &str) -> bool {
     const BASES: &[&str] = &[
         "sqrt", "sin", "asin", "cos", "acos", "tan", "atan", "atan2", "sinh", "asinh", "cosh", "acosh",
         "tanh", "atanh", "exp", "log", "pow", "floor", "ceil", "round", "trunc",

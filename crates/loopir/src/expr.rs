@@ -564,6 +564,19 @@ impl Expr {
             _ => None,
         }
     }
+    /// Whether the node has no operands (`children` is empty), without collecting them.
+    pub fn is_leaf(&self) -> bool {
+        match self.kind() {
+            ExprKind::IntImm(_)
+            | ExprKind::UIntImm(_)
+            | ExprKind::FloatImm(_)
+            | ExprKind::StringImm(_)
+            | ExprKind::Variable(_) => true,
+            ExprKind::Call { args, .. } => args.is_empty(),
+            ExprKind::Shuffle { vectors, .. } => vectors.is_empty(),
+            _ => false,
+        }
+    }
     /// Whether this is a constant in Halide's sense (its `is_const`): a numeric or string
     /// immediate, or a cast, broadcast or ramp built only from constants.
     pub fn is_constant(&self) -> bool {

@@ -75,7 +75,7 @@ pub struct ExprMemo {
 impl ExprMemo {
     /// The recorded result for `e`, if `e` was rewritten before.
     pub fn lookup(&self, e: &Expr) -> Option<Expr> {
-        if !e.is_shared() || e.children().is_empty() {
+        if !e.is_shared() || e.is_leaf() {
             return None;
         }
         self.results.get(&e.as_ptr()).map(|(_, r)| r.clone())
@@ -85,7 +85,7 @@ impl ExprMemo {
         // An unchanged node comes back as a second handle to itself, which is not a
         // second parent.
         let parents = e.handles() - usize::from(result.same_as(e));
-        if parents > 1 && !e.children().is_empty() {
+        if parents > 1 && !e.is_leaf() {
             self.results.insert(e.as_ptr(), (e.clone(), result.clone()));
         }
     }

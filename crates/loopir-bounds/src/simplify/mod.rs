@@ -111,7 +111,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
     pub fn simplify(&mut self, e: &Expr) -> Expr {
         // Leaves are cheaper to simplify (a constant is itself, a variable one lookup)
         // than to memoise; keeping them out keeps the tables small.
-        if e.children().is_empty() {
+        if e.is_leaf() {
             self.ctx.count(|s| s.simplify_visits += 1);
             return self.visit(e);
         }
