@@ -7,9 +7,9 @@
 //! `[<f>.<d>.min_realized, <f>.<d>.extent_realized]`.
 //!
 //! **Guarantees**: for each realize, outermost first, the touched box of `f` in the
-//! realize's *original* body (before inner realizes got their own lets) is computed with
-//! an empty scope, Halide's overflow-to-zero rule, and calls and provides merged (calls
-//! first). A realize of a Func that nothing touches is dropped (its body kept). Per
+//! realize's *original* body (before inner realizes got their own lets), cut down to the
+//! statements relevant to `f` as the reference cuts it, is computed with an empty scope,
+//! Halide's overflow-to-zero rule, and calls and provides merged (calls first). A realize of a Func that nothing touches is dropped (its body kept). Per
 //! dimension, from the first (so the last prints first), the realize is wrapped in the
 //! explicit-bound asserts, then `extent_realized`, `min_realized`, `max_realized` lets.
 //! Ends are CSE'd and simplified; an unbounded end is an error. Every
@@ -56,8 +56,8 @@ struct AllocationBounds<'a> {
     env: &'a BoundsEnv,
     func_bounds: &'a FuncValueBounds,
     error: Option<BoundsError>,
-    /// Per statement, the names it mentions itself (see [`Prune`]).
-    own: FxHashMap<*const StmtKind, OwnNames>,
+    /// Per statement, the relevant names its own expressions mention (see [`Prune`]).
+    own: FxHashMap<*const StmtKind, Vec<Name>>,
     /// Where names occur in the input (see [`Positions`]).
     positions: Positions,
 }
@@ -174,36 +174,36 @@ impl AllocationBounds<'_> {
     }
 }
 
-/// A realize body with every statement that can neither touch `func` nor draw a fresh
-/// name replaced by a no-op (`0`). A statement can touch `func` if one of its own
-/// expressions calls or loads `func` or names a `func.` symbol, it provides or realizes
-/// `func`, or a statement inside it can. Fresh `t` names (which number the printed
-/// result) are drawn by the walk at lets, ifs, selects and vector or intrinsic
-/// expressions, so statements holding any of those are kept and the numbering is the one
-/// of the full walk; statement kinds not listed below are kept whole.
+/// A realize body cut down, as the reference does before its walk, to the statements
+/// relevant to `func`; every other statement becomes a no-op (`0`). A statement is
+/// relevant if one of its own expressions calls `func` or names the variable `func` or
+/// `func.buffer`, if it provides `func`, or if a statement inside it is relevant. A chain
+/// of directly nested LetStmts is kept or dropped as one unit: when any of its values or
+/// its body is relevant, every binding of the chain stays (their bounds may draw fresh
+/// `t` names, which number the printed result). What this drops is exactly what the
+/// reference's walk never sees, so the walk draws the same names; and the walk of each
+/// realize is proportional to what concerns its Func, not to everything nested in it.
 struct Prune<'f, 'c> {
     func: &'f str,
     /// Per statement node (by address, within one body): whether it is kept.
     keep: FxHashMap<*const StmtKind, bool>,
-    /// Shared by all realizes: the names each statement's own expressions and name
-    /// mention (`None`: it must be kept whatever the Func), so that each expression is
-    /// scanned once, not once per enclosing realize.
-    own: &'c mut FxHashMap<*const StmtKind, OwnNames>,
+    /// Shared by all realizes: the relevant names each statement's own expressions
+    /// mention, so that each expression is scanned once, not once per enclosing realize.
+    own: &'c mut FxHashMap<*const StmtKind, Vec<Name>>,
     positions: &'c Positions,
 }
 
-/// The statements of the pass input numbered in pre-order, so that "does this subtree
-/// mention `f` or draw a fresh name" is two binary searches instead of a walk of the
-/// subtree (each realize of a nested chain would walk all the realizes inside it).
+/// The statements of the pass input numbered in pre-order (a LetStmt chain is one
+/// statement), so that "is anything in this subtree relevant to `f`" is a binary search
+/// instead of a walk of the subtree (each realize of a nested chain would walk all the
+/// realizes inside it).
 #[derive(Default)]
 struct Positions {
     /// Per statement node: the first and last pre-order numbers of its subtree.
     span: FxHashMap<*const StmtKind, (u32, u32)>,
-    /// Per name and per dotted prefix of a name (`a`, `a.b` for `a.b.c`): the numbers of
-    /// the statements whose own names include it, ascending.
-    sites: FxHashMap<String, Vec<u32>>,
-    /// The numbers of the statements that must be kept whatever the Func.
-    draws: Vec<u32>,
+    /// Per Func name: the numbers of the statements whose own expressions are relevant to
+    /// it, ascending.
+    sites: FxHashMap<Name, Vec<u32>>,
     next: u32,
     /// A node occurs at two places: spans are ambiguous, so none is used.
     shared: bool,
@@ -215,19 +215,11 @@ impl loopir::visit::Visitor for Positions {
     fn visit_stmt(&mut self, s: &Stmt) {
         let first = self.next;
         self.next += 1;
-        match own_names(s) {
-            Some(names) => {
-                for n in names {
-                    let ends = n.match_indices('.').map(|(i, _)| i).chain(std::iter::once(n.len()));
-                    for end in ends {
-                        let list = self.sites.entry(n[..end].to_owned()).or_default();
-                        if list.last() != Some(&first) {
-                            list.push(first);
-                        }
-                    }
-                }
+        for n in own_names(s) {
+            let list = self.sites.entry(n).or_default();
+            if list.last() != Some(&first) {
+                list.push(first);
             }
-            None => self.draws.push(first),
         }
         loopir::visit::walk_stmt(self, s);
         if self.span.insert(s.as_ptr(), (first, self.next - 1)).is_some() {
@@ -237,7 +229,7 @@ impl loopir::visit::Visitor for Positions {
 }
 
 impl Positions {
-    /// Whether the subtree of `s` must be kept for `func`; `None` if `s` has no span.
+    /// Whether the subtree of `s` is relevant to `func`; `None` if `s` has no span.
     fn keeps(&self, s: &Stmt, func: &str) -> Option<bool> {
         if self.shared {
             return None;
@@ -247,71 +239,48 @@ impl Positions {
             let i = v.partition_point(|&x| x < a);
             i < v.len() && v[i] <= b
         };
-        Some(any_in(&self.draws) || self.sites.get(func).is_some_and(|v| any_in(v)))
+        Some(self.sites.get(func).is_some_and(|v| any_in(v)))
     }
 }
 
-/// The names a statement itself mentions (calls, loads, variables, the provided, realized
-/// or produced Func), or `None` if its analysis may draw a fresh name or it is too large
-/// to scan.
-type OwnNames = Option<Vec<Name>>;
+/// The expressions a statement holds itself (for a LetStmt chain, every value of the
+/// chain), not those of the statements inside it.
+struct OwnExprs<'a>(&'a mut Vec<Expr>);
 
-/// Adds the names `e` mentions to `out`; false if `e` holds a node whose analysis may
-/// draw a fresh name (anything but constants, variables, casts, arithmetic, `!`, loads
-/// and non-intrinsic calls) or `budget` nodes have been looked at.
-fn expr_names(e: &Expr, out: &mut Vec<Name>, budget: &mut usize) -> bool {
-    let Some(left) = budget.checked_sub(1) else { return false };
-    *budget = left;
-    match e.kind() {
-        ExprKind::Variable(v) => {
-            out.push(v.clone());
-            true
-        }
-        ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => true,
-        ExprKind::Call { call_type: CallType::Intrinsic | CallType::PureIntrinsic, name, .. }
-            if !matches!(name.as_ref(), "likely" | "likely_if_innermost") =>
-        {
-            false
-        }
-        ExprKind::Call { name, .. } | ExprKind::Load { name, .. } => {
-            out.push(name.clone());
-            e.children().into_iter().all(|c| expr_names(c, out, budget))
-        }
-        ExprKind::Cast(_) | ExprKind::Reinterpret(_) | ExprKind::Binary(..) | ExprKind::Not(_) => {
-            e.children().into_iter().all(|c| expr_names(c, out, budget))
-        }
-        _ => false,
+impl loopir::visit::Visitor for OwnExprs<'_> {
+    fn visit_expr(&mut self, e: &Expr) {
+        self.0.push(e.clone());
     }
+    fn visit_stmt(&mut self, _: &Stmt) {}
 }
 
-fn own_names(s: &Stmt) -> OwnNames {
+/// The Funcs a statement is relevant to by its own expressions and provided name: the
+/// names of its calls and of its variables (`f.buffer` counting for `f`). Each node is
+/// looked at once, so a DAG costs its size.
+fn own_names(s: &Stmt) -> Vec<Name> {
     let mut out = Vec::new();
-    let exprs: Vec<&Expr> = match s.kind() {
-        StmtKind::For { min, max, .. } => vec![min, max],
-        StmtKind::Provide { name, values, args, predicate } => {
-            out.push(name.clone());
-            values.iter().chain(args).chain(std::iter::once(predicate)).collect()
+    if let StmtKind::Provide { name, .. } = s.kind() {
+        out.push(name.clone());
+    }
+    let mut stack = Vec::new();
+    loopir::visit::walk_stmt(&mut OwnExprs(&mut stack), s);
+    let mut seen = rustc_hash::FxHashSet::default();
+    while let Some(e) = stack.pop() {
+        if e.is_shared() && !seen.insert(e.as_ptr()) {
+            continue;
         }
-        StmtKind::Evaluate(e) => vec![e],
-        StmtKind::AssertStmt { condition, message } => vec![condition, message],
-        StmtKind::Block(_) => Vec::new(),
-        StmtKind::ProducerConsumer { name, .. } => {
-            out.push(name.clone());
-            Vec::new()
+        match e.kind() {
+            ExprKind::Variable(v) => {
+                out.push(v.strip_suffix(".buffer").map_or_else(|| v.clone(), loopir::name));
+            }
+            ExprKind::Call { name, .. } => out.push(name.clone()),
+            _ => {}
         }
-        StmtKind::Realize { name, bounds, condition, .. } => {
-            out.push(name.clone());
-            bounds.iter().flat_map(|r| [&r.min, &r.extent]).chain(std::iter::once(condition)).collect()
-        }
-        _ => return None,
-    };
-    let mut budget = 10_000usize;
-    if !exprs.into_iter().all(|e| expr_names(e, &mut out, &mut budget)) {
-        return None;
+        stack.extend(e.children().into_iter().cloned());
     }
     out.sort_unstable();
     out.dedup();
-    Some(out)
+    out
 }
 
 impl Prune<'_, '_> {
@@ -324,24 +293,17 @@ impl Prune<'_, '_> {
         }
         let func = self.func;
         let own = self.own.entry(s.as_ptr()).or_insert_with(|| own_names(s));
-        let own_keeps = own.as_ref().is_none_or(|names| {
-            names.iter().any(|n| n.strip_prefix(func).is_some_and(|r| r.is_empty() || r.starts_with('.')))
-        });
-        let k = own_keeps
-            || match s.kind() {
-                StmtKind::For { body, .. }
-                | StmtKind::ProducerConsumer { body, .. }
-                | StmtKind::Realize { body, .. } => self.keeps(body),
-                StmtKind::Block(v) => {
-                    // Every element is classified (and cached) for the rewrite that follows.
-                    let mut any = false;
-                    for c in v {
-                        any |= self.keeps(c);
-                    }
-                    any
-                }
-                _ => false,
-            };
+        let mut k = own.iter().any(|n| n.as_ref() == func);
+        // A chain's own names are all of its values: go on from its final body.
+        let mut inner = s;
+        while let StmtKind::LetStmt { body, .. } = inner.kind() {
+            inner = body;
+        }
+        let children = if inner.same_as(s) { s.children().into_vec() } else { vec![inner] };
+        for c in children {
+            // Every child is classified (and cached) for the rewrite that follows.
+            k |= self.keeps(c);
+        }
         self.keep.insert(s.as_ptr(), k);
         k
     }
@@ -353,6 +315,7 @@ impl Mutator for Prune<'_, '_> {
     }
 
     fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+        // The walk of a LetStmt chain rebuilds the whole chain around its rewritten body.
         if self.keeps(s) { walk_stmt(self, s) } else { Stmt::evaluate(Expr::i32(0)) }
     }
 }
@@ -445,6 +408,40 @@ mod tests {
         let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  for (g.s0.x, 0, 6) {\n   f(g.s0.x) = 0\n  }\n}\n";
         let out = run(text, env).unwrap_or_else(|e| panic!("{e}"));
         assert!(out.contains("let f.x.max_realized = 7\nlet f.x.min_realized = 0\nlet f.x.extent_realized = 8\nassert(f.x.max_realized >= 6,"), "{out}");
+    }
+
+    /// The body `box_touched` walks for `func`, by both ways of deciding relevance.
+    fn pruned(text: &str, func: &str) -> (String, String) {
+        let penv = ParseEnv::new().with_func("f", vec![Type::INT32]).with_func("g", vec![Type::INT32]);
+        let s = parse_stmt_with_env(text, &penv).unwrap_or_else(|e| panic!("{e}"));
+        let run = |positions: &Positions| {
+            let mut own = FxHashMap::default();
+            let mut prune = Prune { func, keep: FxHashMap::default(), own: &mut own, positions };
+            prune.mutate_stmt(&s).to_string()
+        };
+        let mut positions = Positions::default();
+        loopir::visit::Visitor::visit_stmt(&mut positions, &s);
+        // An input with a statement at two places has no spans: the recursive fallback.
+        (run(&positions), run(&Positions { shared: true, ..Positions::default() }))
+    }
+
+    #[test]
+    fn the_walk_sees_what_the_reference_filter_keeps() {
+        // The chain is kept whole because one of its values calls `f`; the `if` and the
+        // loop that only read `g` (or name `f.x.min_realized`, which is not `f`) go, as
+        // in the reference, although their selects would draw fresh names.
+        let text = "let a = g(1)\nlet b = f(a)\nlet c = select(0 < a, 1, 2)\nif (0 < c) {\n g(c) = select(0 < b, 1, 2)\n}\nfor (g.s0.x, 0, f.x.min_realized) {\n g(g.s0.x) = select(0 < g.s0.x, 1, 2)\n}\nf(3) = f.buffer\n";
+        let want = "let a = g(1)\nlet b = f(a)\nlet c = select(0 < a, 1, 2)\n0\n0\nf(3) = f.buffer\n";
+        let (by_span, by_walk) = pruned(text, "f");
+        assert_eq!(by_span, want);
+        assert_eq!(by_walk, want);
+        // For `g` everything but the last Provide stays; for a Func nothing names,
+        // nothing does.
+        let (by_span, by_walk) = pruned(text, "g");
+        let want_g = "let a = g(1)\nlet b = f(a)\nlet c = select(0 < a, 1, 2)\nif (0 < c) {\n g(c) = select(0 < b, 1, 2)\n}\nfor (g.s0.x, 0, f.x.min_realized) {\n g(g.s0.x) = select(0 < g.s0.x, 1, 2)\n}\n0\n";
+        assert_eq!(by_span, want_g);
+        assert_eq!(by_span, by_walk);
+        assert_eq!(pruned(text, "h"), ("0\n".to_owned(), "0\n".to_owned()));
     }
 
     #[test]
