@@ -3,7 +3,10 @@
 //! an argument picks the workloads whose name contains it (`... --example scaling -- B6`),
 //! a second one runs only that size, once (`-- B6 512`, for `perf` or `valgrind`), and a
 //! third that many times (`-- B6 512 20`, so that a profile is dominated by the pass).
-//! Ratios are per doubling of N, whatever the step between the sizes.
+//! Ratios are per doubling of N, whatever the step between the sizes. The sizes of a
+//! workload are timed in interleaved rounds (each round runs every size once) and each
+//! keeps its fastest run, so that a change in the machine's load between sizes does not
+//! show up as a ratio.
 
 /// The allocator the `loopir` command uses, so that timings match what users see.
 #[global_allocator]
@@ -27,14 +30,20 @@ fn runs() -> usize {
     given.unwrap_or(if single_size().is_some() { 1 } else { 5 })
 }
 
-fn time<R>(f: impl Fn() -> R) -> f64 {
-    let mut best = f64::MAX;
-    for _ in 0..runs() {
+/// One run of a workload at one size, returning the milliseconds it took.
+type Run<'a> = Box<dyn Fn() -> f64 + 'a>;
+
+fn timed<'a, R>(f: impl Fn() -> R + 'a) -> Run<'a> {
+    Box::new(move || {
         let t = Instant::now();
         std::hint::black_box(f());
-        best = best.min(t.elapsed().as_secs_f64());
-    }
-    best * 1e3
+        t.elapsed().as_secs_f64() * 1e3
+    })
+}
+
+/// A run that does nothing (the workload printed its result instead).
+fn printed<'a>() -> Run<'a> {
+    Box::new(|| 0.0)
 }
 
 /// Whether `name` is selected by the optional argument (a substring; all if absent).
@@ -42,19 +51,26 @@ fn selected(name: &str) -> bool {
     std::env::args().nth(1).is_none_or(|f| name.contains(&f))
 }
 
-fn report(name: &str, sizes: &[usize], run: impl Fn(usize) -> f64) {
+fn report<'a>(name: &str, sizes: &[usize], prepare: impl Fn(usize) -> Run<'a>) {
     if !selected(name) {
         return;
     }
-    let mut prev: Option<(usize, f64)> = None;
-    let mut line = format!("{name:<22}");
     // `SCALING_SIZES=16,64,256` replaces the sizes (e.g. by the benches' lists).
     let given: Option<Vec<usize>> = std::env::var("SCALING_SIZES")
         .ok()
         .map(|v| v.split(',').filter_map(|n| n.trim().parse().ok()).collect());
     let one = single_size().map(|n| vec![n]);
-    for &n in one.as_deref().or(given.as_deref()).unwrap_or(sizes) {
-        let ms = run(n);
+    let sizes = one.as_deref().or(given.as_deref()).unwrap_or(sizes);
+    let runs: Vec<(usize, Run<'a>)> = sizes.iter().map(|&n| (n, prepare(n))).collect();
+    let mut best = vec![f64::MAX; runs.len()];
+    for _ in 0..self::runs() {
+        for ((_, run), b) in runs.iter().zip(&mut best) {
+            *b = b.min(run());
+        }
+    }
+    let mut prev: Option<(usize, f64)> = None;
+    let mut line = format!("{name:<22}");
+    for (&(n, _), &ms) in runs.iter().zip(&best) {
         // The ratio per doubling of N, whatever the step between sizes.
         let ratio = prev.map_or(String::new(), |(pn, p)| {
             let doublings = (n as f64 / pn as f64).log2();
@@ -66,7 +82,12 @@ fn report(name: &str, sizes: &[usize], run: impl Fn(usize) -> f64) {
     println!("{line}");
 }
 
-fn expr(make: fn(usize) -> loopir::Expr, scope: &Scope<'_, Interval>, n: usize, const_bound: bool) -> f64 {
+fn expr<'a>(
+    make: fn(usize) -> loopir::Expr,
+    scope: &'a Scope<'_, Interval>,
+    n: usize,
+    const_bound: bool,
+) -> Run<'a> {
     let e = make(n);
     // `SCALING_PRINT=1` prints the interval (to compare builds).
     if std::env::var_os("SCALING_PRINT").is_some() {
@@ -79,12 +100,12 @@ fn expr(make: fn(usize) -> loopir::Expr, scope: &Scope<'_, Interval>, n: usize, 
                 other => println!("{other:?}"),
             }
         }
-        return 0.0;
+        return printed();
     }
-    time(|| bounds_of_expr_in_scope(&Ctx::new(), &e, scope, &FuncValueBounds::default(), const_bound))
+    timed(move || bounds_of_expr_in_scope(&Ctx::new(), &e, scope, &FuncValueBounds::default(), const_bound))
 }
 
-fn stmt(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> f64 {
+fn stmt<'a>(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> Run<'a> {
     let s = make(n);
     // `SCALING_PRINT=1` prints the boxes (to compare builds).
     if std::env::var_os("SCALING_PRINT").is_some() {
@@ -98,9 +119,9 @@ fn stmt(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> f64 {
             Ok(m) => m.iter().for_each(|(f, b)| println!("{f}: {b}")),
             Err(e) => println!("error: {e}"),
         }
-        return 0.0;
+        return printed();
     }
-    time(|| {
+    timed(move || {
         let (ctx, scope, fb) = (Ctx::new(), Scope::new(), FuncValueBounds::default());
         if provides {
             boxes_provided(&ctx, &s, &scope, &fb).map(|m| m.len())
@@ -119,23 +140,23 @@ fn pyramid(levels: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>
 }
 
 /// Computation bounds inference on a generated pipeline (the generator's time excluded).
-fn compute(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> f64 {
+fn compute<'a>(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> Run<'a> {
     match make(n) {
         // `SCALING_PRINT=1` prints the result (to look at its shape).
         Ok(wl) if std::env::var_os("SCALING_PRINT").is_some() => {
             println!("{}", wl.run_compute(&Ctx::new()).map_or_else(|e| e.to_string(), |s| s.to_string()));
-            0.0
+            printed()
         }
         // The pass only: printing a deeply nested result is O(n²) in indentation alone.
-        Ok(wl) => time(|| wl.run_compute(&Ctx::new()).is_ok()),
+        Ok(wl) => timed(move || wl.run_compute(&Ctx::new()).is_ok()),
         Err(e) => panic!("generator at n = {n}: {e}"),
     }
 }
 
 /// Allocation bounds inference on a generated pipeline.
-fn alloc(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> f64 {
+fn alloc<'a>(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> Run<'a> {
     match make(n) {
-        Ok(wl) => time(|| wl.run_alloc().map(|r| r.is_ok())),
+        Ok(wl) => timed(move || wl.run_alloc().map(|r| r.is_ok())),
         Err(e) => panic!("generator at n = {n}: {e}"),
     }
 }
@@ -198,7 +219,7 @@ fn main() {
             }
         }
     }
-    let ms = time(|| {
+    let once = timed(|| {
         let mut out = 0usize;
         for (_, wl) in &loaded {
             out += usize::from(wl.run_compute(&Ctx::new()).is_ok());
@@ -206,5 +227,6 @@ fn main() {
         }
         out
     });
+    let ms = (0..runs()).map(|_| once()).fold(f64::MAX, f64::min);
     println!("B16 corpus_all           {} cases: {ms:.2} ms", loaded.len());
 }
