@@ -26,9 +26,9 @@ use crate::ctx::{Ctx, Options};
 use crate::env::{BoundsEnv, ExplicitBound, parse_env_expr};
 use crate::error::BoundsError;
 use crate::ir;
+use crate::relevance::Relevance;
 use crate::scope::Scope;
 use crate::simplify::simplify_expr;
-use rustc_hash::FxHashMap;
 
 /// Runs allocation bounds inference on `s` (see the module docs). `fresh_t` seeds the
 /// `t` counter used by CSE (Halide's counter at the start of this pass).
@@ -40,10 +40,8 @@ pub fn allocation_bounds_inference(
 ) -> Result<Stmt, BoundsError> {
     let ctx = Ctx::with_options(Options { compat_purify: true, ..Options::default() });
     ctx.seed_t(fresh_t);
-    let mut positions = Positions::default();
-    loopir::visit::Visitor::visit_stmt(&mut positions, s);
-    let mut pass =
-        AllocationBounds { ctx: &ctx, env, func_bounds, error: None, own: FxHashMap::default(), positions };
+    let relevance = Relevance::new(s, realized_funcs(s));
+    let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None, relevance };
     let out = pass.mutate_stmt(s);
     match pass.error {
         Some(e) => Err(e),
@@ -56,10 +54,8 @@ struct AllocationBounds<'a> {
     env: &'a BoundsEnv,
     func_bounds: &'a FuncValueBounds,
     error: Option<BoundsError>,
-    /// Per statement, the relevant names its own expressions mention (see [`Prune`]).
-    own: FxHashMap<*const StmtKind, Vec<Name>>,
-    /// Where names occur in the input (see [`Positions`]).
-    positions: Positions,
+    /// What each realize's walk sees of its body (see [`Relevance`]).
+    relevance: Relevance,
 }
 
 /// The argument name of a realize dimension, from its `<f>.<d>.min_realized` min.
@@ -84,12 +80,10 @@ impl AllocationBounds<'_> {
 
     fn realize(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
         let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return Ok(walk_stmt(self, s)) };
-        // The walk sees only the statements that matter to it: nested realizes
-        // (one per root stage) otherwise made every realize re-analyse everything inside
-        // it, O(n²) analyses for a chain of n stages.
-        let mut prune =
-            Prune { func: name, keep: FxHashMap::default(), own: &mut self.own, positions: &self.positions };
-        let pruned = prune.mutate_stmt(body);
+        // The walk sees only the statements that matter to it, as the reference's does:
+        // nested realizes (one per root stage) otherwise made every realize re-analyse
+        // everything inside it, O(n²) analyses for a chain of n stages.
+        let pruned = self.relevance.cut(body, name);
         let touched = box_touched(self.ctx, &pruned, name, &Scope::new(), self.func_bounds)?;
         let new_body = self.mutate_stmt(body);
         if let Some(e) = self.error.take() {
@@ -174,150 +168,21 @@ impl AllocationBounds<'_> {
     }
 }
 
-/// A realize body cut down, as the reference does before its walk, to the statements
-/// relevant to `func`; every other statement becomes a no-op (`0`). A statement is
-/// relevant if one of its own expressions calls `func` or names the variable `func` or
-/// `func.buffer`, if it provides `func`, or if a statement inside it is relevant. A chain
-/// of directly nested LetStmts is kept or dropped as one unit: when any of its values or
-/// its body is relevant, every binding of the chain stays (their bounds may draw fresh
-/// `t` names, which number the printed result). What this drops is exactly what the
-/// reference's walk never sees, so the walk draws the same names; and the walk of each
-/// realize is proportional to what concerns its Func, not to everything nested in it.
-struct Prune<'f, 'c> {
-    func: &'f str,
-    /// Per statement node (by address, within one body): whether it is kept.
-    keep: FxHashMap<*const StmtKind, bool>,
-    /// Shared by all realizes: the relevant names each statement's own expressions
-    /// mention, so that each expression is scanned once, not once per enclosing realize.
-    own: &'c mut FxHashMap<*const StmtKind, Vec<Name>>,
-    positions: &'c Positions,
-}
-
-/// The statements of the pass input numbered in pre-order (a LetStmt chain is one
-/// statement), so that "is anything in this subtree relevant to `f`" is a binary search
-/// instead of a walk of the subtree (each realize of a nested chain would walk all the
-/// realizes inside it).
-#[derive(Default)]
-struct Positions {
-    /// Per statement node: the first and last pre-order numbers of its subtree.
-    span: FxHashMap<*const StmtKind, (u32, u32)>,
-    /// Per Func name: the numbers of the statements whose own expressions are relevant to
-    /// it, ascending.
-    sites: FxHashMap<Name, Vec<u32>>,
-    next: u32,
-    /// A node occurs at two places: spans are ambiguous, so none is used.
-    shared: bool,
-}
-
-impl loopir::visit::Visitor for Positions {
-    fn visit_expr(&mut self, _: &Expr) {}
-
-    fn visit_stmt(&mut self, s: &Stmt) {
-        let first = self.next;
-        self.next += 1;
-        for n in own_names(s) {
-            let list = self.sites.entry(n).or_default();
-            if list.last() != Some(&first) {
-                list.push(first);
+/// The names of the Funcs realized in `s`.
+fn realized_funcs(s: &Stmt) -> rustc_hash::FxHashSet<Name> {
+    struct Realized(rustc_hash::FxHashSet<Name>);
+    impl loopir::visit::Visitor for Realized {
+        fn visit_expr(&mut self, _: &Expr) {}
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if let StmtKind::Realize { name, .. } = s.kind() {
+                self.0.insert(name.clone());
             }
-        }
-        loopir::visit::walk_stmt(self, s);
-        if self.span.insert(s.as_ptr(), (first, self.next - 1)).is_some() {
-            self.shared = true;
+            loopir::visit::walk_stmt(self, s);
         }
     }
-}
-
-impl Positions {
-    /// Whether the subtree of `s` is relevant to `func`; `None` if `s` has no span.
-    fn keeps(&self, s: &Stmt, func: &str) -> Option<bool> {
-        if self.shared {
-            return None;
-        }
-        let &(a, b) = self.span.get(&s.as_ptr())?;
-        let any_in = |v: &[u32]| {
-            let i = v.partition_point(|&x| x < a);
-            i < v.len() && v[i] <= b
-        };
-        Some(self.sites.get(func).is_some_and(|v| any_in(v)))
-    }
-}
-
-/// The expressions a statement holds itself (for a LetStmt chain, every value of the
-/// chain), not those of the statements inside it.
-struct OwnExprs<'a>(&'a mut Vec<Expr>);
-
-impl loopir::visit::Visitor for OwnExprs<'_> {
-    fn visit_expr(&mut self, e: &Expr) {
-        self.0.push(e.clone());
-    }
-    fn visit_stmt(&mut self, _: &Stmt) {}
-}
-
-/// The Funcs a statement is relevant to by its own expressions and provided name: the
-/// names of its calls and of its variables (`f.buffer` counting for `f`). Each node is
-/// looked at once, so a DAG costs its size.
-fn own_names(s: &Stmt) -> Vec<Name> {
-    let mut out = Vec::new();
-    if let StmtKind::Provide { name, .. } = s.kind() {
-        out.push(name.clone());
-    }
-    let mut stack = Vec::new();
-    loopir::visit::walk_stmt(&mut OwnExprs(&mut stack), s);
-    let mut seen = rustc_hash::FxHashSet::default();
-    while let Some(e) = stack.pop() {
-        if e.is_shared() && !seen.insert(e.as_ptr()) {
-            continue;
-        }
-        match e.kind() {
-            ExprKind::Variable(v) => {
-                out.push(v.strip_suffix(".buffer").map_or_else(|| v.clone(), loopir::name));
-            }
-            ExprKind::Call { name, .. } => out.push(name.clone()),
-            _ => {}
-        }
-        stack.extend(e.children().into_iter().cloned());
-    }
-    out.sort_unstable();
-    out.dedup();
-    out
-}
-
-impl Prune<'_, '_> {
-    fn keeps(&mut self, s: &Stmt) -> bool {
-        if let Some(k) = self.positions.keeps(s, self.func) {
-            return k;
-        }
-        if let Some(&k) = self.keep.get(&s.as_ptr()) {
-            return k;
-        }
-        let func = self.func;
-        let own = self.own.entry(s.as_ptr()).or_insert_with(|| own_names(s));
-        let mut k = own.iter().any(|n| n.as_ref() == func);
-        // A chain's own names are all of its values: go on from its final body.
-        let mut inner = s;
-        while let StmtKind::LetStmt { body, .. } = inner.kind() {
-            inner = body;
-        }
-        let children = if inner.same_as(s) { s.children().into_vec() } else { vec![inner] };
-        for c in children {
-            // Every child is classified (and cached) for the rewrite that follows.
-            k |= self.keeps(c);
-        }
-        self.keep.insert(s.as_ptr(), k);
-        k
-    }
-}
-
-impl Mutator for Prune<'_, '_> {
-    fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        e.clone()
-    }
-
-    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
-        // The walk of a LetStmt chain rebuilds the whole chain around its rewritten body.
-        if self.keeps(s) { walk_stmt(self, s) } else { Stmt::evaluate(Expr::i32(0)) }
-    }
+    let mut r = Realized(rustc_hash::FxHashSet::default());
+    loopir::visit::Visitor::visit_stmt(&mut r, s);
+    r.0
 }
 
 fn rebuild_realize(s: &Stmt, body: Stmt) -> Stmt {
@@ -408,40 +273,6 @@ mod tests {
         let text = "realize f([f.x.min_realized, f.x.extent_realized]) {\n  for (g.s0.x, 0, 6) {\n   f(g.s0.x) = 0\n  }\n}\n";
         let out = run(text, env).unwrap_or_else(|e| panic!("{e}"));
         assert!(out.contains("let f.x.max_realized = 7\nlet f.x.min_realized = 0\nlet f.x.extent_realized = 8\nassert(f.x.max_realized >= 6,"), "{out}");
-    }
-
-    /// The body `box_touched` walks for `func`, by both ways of deciding relevance.
-    fn pruned(text: &str, func: &str) -> (String, String) {
-        let penv = ParseEnv::new().with_func("f", vec![Type::INT32]).with_func("g", vec![Type::INT32]);
-        let s = parse_stmt_with_env(text, &penv).unwrap_or_else(|e| panic!("{e}"));
-        let run = |positions: &Positions| {
-            let mut own = FxHashMap::default();
-            let mut prune = Prune { func, keep: FxHashMap::default(), own: &mut own, positions };
-            prune.mutate_stmt(&s).to_string()
-        };
-        let mut positions = Positions::default();
-        loopir::visit::Visitor::visit_stmt(&mut positions, &s);
-        // An input with a statement at two places has no spans: the recursive fallback.
-        (run(&positions), run(&Positions { shared: true, ..Positions::default() }))
-    }
-
-    #[test]
-    fn the_walk_sees_what_the_reference_filter_keeps() {
-        // The chain is kept whole because one of its values calls `f`; the `if` and the
-        // loop that only read `g` (or name `f.x.min_realized`, which is not `f`) go, as
-        // in the reference, although their selects would draw fresh names.
-        let text = "let a = g(1)\nlet b = f(a)\nlet c = select(0 < a, 1, 2)\nif (0 < c) {\n g(c) = select(0 < b, 1, 2)\n}\nfor (g.s0.x, 0, f.x.min_realized) {\n g(g.s0.x) = select(0 < g.s0.x, 1, 2)\n}\nf(3) = f.buffer\n";
-        let want = "let a = g(1)\nlet b = f(a)\nlet c = select(0 < a, 1, 2)\n0\n0\nf(3) = f.buffer\n";
-        let (by_span, by_walk) = pruned(text, "f");
-        assert_eq!(by_span, want);
-        assert_eq!(by_walk, want);
-        // For `g` everything but the last Provide stays; for a Func nothing names,
-        // nothing does.
-        let (by_span, by_walk) = pruned(text, "g");
-        let want_g = "let a = g(1)\nlet b = f(a)\nlet c = select(0 < a, 1, 2)\nif (0 < c) {\n g(c) = select(0 < b, 1, 2)\n}\nfor (g.s0.x, 0, f.x.min_realized) {\n g(g.s0.x) = select(0 < g.s0.x, 1, 2)\n}\n0\n";
-        assert_eq!(by_span, want_g);
-        assert_eq!(by_span, by_walk);
-        assert_eq!(pruned(text, "h"), ("0\n".to_owned(), "0\n".to_owned()));
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub mod func_value_bounds;
 pub mod interval;
 pub mod ir;
 pub mod pure_math;
+mod relevance;
 pub mod scope;
 pub mod simplify;
 pub mod solve;

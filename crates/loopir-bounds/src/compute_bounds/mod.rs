@@ -14,7 +14,9 @@
 //! once from each consumer's Provide in its stage-qualified variables, and, for outputs, the
 //! output buffer's region (with constraints). Production boxes are emitted at the levels
 //! that produce inside a consumer's loop, for every stage fused with the producing one
-//! (`compute_with`, read from the text). Extern stages run the bounds-query protocol of
+//! (`compute_with`, read from the text); a single stage's box is taken over the loop body
+//! cut down to the statements relevant to its Func, as the reference cuts it (so that the
+//! fresh names drawn are the reference's). Extern stages run the bounds-query protocol of
 //! §2.1.8 (`extern_stage`).
 //!
 //! Specializations are read from the if/else tree inside a produce block: the default's
@@ -99,6 +101,7 @@ fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) ->
         inner: vec![FxHashSet::default()],
         guarded_in_scope: FxHashMap::default(),
         has_extern_consumer,
+        relevance: crate::relevance::Relevance::lazy(stages.iter().map(|st| st.func.clone()).collect()),
         error: None,
     };
     let out = pass.level(None, &body);
@@ -128,6 +131,8 @@ struct Walk<'a> {
     guarded_in_scope: FxHashMap<Name, usize>,
     /// Funcs passed to an extern stage.
     has_extern_consumer: FxHashSet<Name>,
+    /// What each single-Func production walk sees of its body.
+    relevance: crate::relevance::Relevance,
     error: Option<BoundsError>,
 }
 
@@ -274,7 +279,10 @@ impl Walk<'_> {
         // 4. The production boxes, on the body before anything is inserted.
         let production: Vec<(usize, Region)> = match producing {
             Some(p) if can_define && group.len() == 1 => {
-                box_provided(self.ctx, rest, &self.stages[p].func, &Scope::new(), self.func_bounds)?
+                // The reference's walk for one Func sees only what is relevant to it.
+                let func = &self.stages[p].func;
+                let relevant = self.relevance.cut(rest, func);
+                box_provided(self.ctx, &relevant, func, &Scope::new(), self.func_bounds)?
                     .map(|r| vec![(p, r)])
                     .unwrap_or_default()
             }
@@ -789,6 +797,35 @@ mod tests {
         format!(
             "realize f([f.x.min_realized, f.x.extent_realized]) {{\n  produce f {{\n   let f.s0.x.loop_max = f.s0.x.max\n   let f.s0.x.loop_min = f.s0.x.min\n   for (f.s0.x, f.s0.x.loop_min, f.s0.x.loop_max) {{\n    f(f.s0.x) = f.s0.x\n   }}\n  }}\n  consume f {{\n   produce g {{\n    let g.s0.x.loop_max = g.s0.x.max\n    let g.s0.x.loop_min = g.s0.x.min\n    for (g.s0.x, g.s0.x.loop_min, g.s0.x.loop_max) {{\n     g(g.s0.x) = {consumer_value}\n    }}\n   }}\n  }}\n}}\n"
         )
+    }
+
+    #[test]
+    fn the_production_walk_sees_only_what_is_relevant_to_the_stage() {
+        // Inside g's loop, a loop that does not concern g, around a let whose value's
+        // bounds are wide enough that walking it would draw two fresh names. The
+        // reference cuts the loop out of g's production walk, so nothing is drawn for it.
+        let p = |k: i32| Expr::var_i32(format!("p{k}").as_str());
+        let wide = (1..12).fold(Expr::var_i32("k"), |acc, k| ir::add(acc, p(k)));
+        let plain = pipeline("f(g.s0.x)");
+        let junk = format!(
+            "for (k, 0, 9) {{\n      let junk = {wide}\n      h(junk)\n     }}\n     g(g.s0.x) = f(g.s0.x)"
+        );
+        let with_junk = plain.replace("g(g.s0.x) = f(g.s0.x)", &junk);
+        assert_ne!(plain, with_junk);
+        let drawn = |text: &str| {
+            let env = BoundsEnv::from_json(ENV).unwrap_or_else(|e| panic!("{e}"));
+            let penv = ParseEnv::new()
+                .with_func("f", vec![Type::INT32])
+                .with_func("g", vec![Type::INT32])
+                .with_func("h", vec![Type::INT32]);
+            let s = parse_stmt_with_env(text, &penv).unwrap_or_else(|e| panic!("{e}"));
+            let ctx = Ctx::new();
+            let out = computation_bounds_inference(&ctx, &s, &env).unwrap_or_else(|e| panic!("{e}"));
+            (ctx.next_t(), out.to_string())
+        };
+        let ((n_plain, _), (n_junk, out)) = (drawn(&plain), drawn(&with_junk));
+        assert!(out.contains("let junk = "), "{out}");
+        assert_eq!(n_plain, n_junk, "{out}");
     }
 
     #[test]
