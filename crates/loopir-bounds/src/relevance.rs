@@ -222,8 +222,27 @@ impl Mutator for Prune<'_, '_> {
     }
 
     fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
-        // The walk of a LetStmt chain rebuilds the whole chain around its rewritten body.
-        if self.keeps(s) { walk_stmt(self, s) } else { Stmt::evaluate(Expr::i32(0)) }
+        if !self.keeps(s) {
+            return Stmt::evaluate(Expr::i32(0));
+        }
+        let StmtKind::LetStmt { .. } = s.kind() else { return walk_stmt(self, s) };
+        // A kept chain keeps every binding: only its final body can change, and the
+        // chain is rebuilt only if it does (a chain of 10^5 lets around a relevant body
+        // is not walked binding by binding).
+        let mut links = Vec::new();
+        let mut inner = s;
+        while let StmtKind::LetStmt { name, value, body } = inner.kind() {
+            links.push((name, value));
+            inner = body;
+        }
+        let new_inner = self.mutate_stmt(inner);
+        if new_inner.same_as(inner) {
+            return s.clone();
+        }
+        links
+            .into_iter()
+            .rev()
+            .fold(new_inner, |body, (name, value)| Stmt::let_stmt(name.clone(), value.clone(), body))
     }
 }
 
