@@ -12,6 +12,7 @@
 //! [`Relevance::new`] indexes a pass input once; [`Relevance::cut`] then cuts any of its
 //! statements for a Func with one binary search per statement visited.
 
+use loopir::equality::with_stack;
 use loopir::mutate::{Mutator, walk_stmt};
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -204,7 +205,7 @@ impl Prune<'_, '_> {
         let mut k = false;
         for c in children {
             // Every child is classified (and cached) for the rewrite that follows.
-            k |= self.keeps(c);
+            k |= with_stack(|| self.keeps(c));
         }
         if !k {
             let (func, funcs) = (self.func, self.positions.funcs.as_ref());
@@ -280,5 +281,30 @@ mod tests {
         assert_eq!(by_span, want_g);
         assert_eq!(by_span, by_walk);
         assert_eq!(pruned(text, "h"), ("0\n".to_owned(), "0\n".to_owned()));
+    }
+
+    #[test]
+    fn deep_nests_are_cut_without_running_out_of_stack() {
+        // 200,000 nested ifs around a block of a relevant and an irrelevant statement.
+        let provide = |f: &str| {
+            Stmt::provide(f, vec![Expr::i32(1)], vec![Expr::i32(0)], Expr::bool(true))
+                .unwrap_or_else(|e| panic!("{e}"))
+        };
+        let mut s = Stmt::block(vec![provide("f"), provide("g")]);
+        for _ in 0..200_000 {
+            s = Stmt::if_then_else(Expr::var(Type::BOOL, "p"), s, None).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let funcs: FxHashSet<Name> = ["f", "g"].into_iter().map(loopir::name).collect();
+        for mut relevance in [Relevance::new(&s, funcs.clone()), Relevance::lazy(funcs)] {
+            let cut = relevance.cut(&s, "f");
+            let mut inner = &cut;
+            while let StmtKind::IfThenElse { then_case, .. } = inner.kind() {
+                inner = then_case;
+            }
+            let StmtKind::Block(v) = inner.kind() else { panic!("not a block: {inner}") };
+            assert_eq!(v.iter().map(|s| s.to_string()).collect::<Vec<_>>(), ["f(0) = 1\n", "0\n"]);
+            // Nothing there concerns `h`: the whole nest goes.
+            assert_eq!(relevance.cut(&s, "h").to_string(), "0\n");
+        }
     }
 }
