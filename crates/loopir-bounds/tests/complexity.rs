@@ -306,3 +306,35 @@ fn b4_inline_chain_is_linear_in_its_dag() {
     assert!(r(small.0, large.0) <= 4.6 && r(small.1, large.1) <= 4.6, "{small:?} -> {large:?}");
     assert!(large.2 as f64 <= 4.6 * small.2 as f64, "{small:?} -> {large:?}");
 }
+
+#[test]
+fn allocation_bounds_on_deep_nests_do_not_overflow_the_stack() {
+    // A realize of f around 200,000 nested ifs, at the bottom of which f and g are
+    // provided: the cut of the body for f and the walk both go 200,000 deep.
+    use loopir::{Expr, MemoryType, Range, Stmt, Type};
+    let provide = |f: &str, x: i32| {
+        Stmt::provide(f, vec![Expr::i32(1)], vec![Expr::i32(x)], Expr::bool(true))
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mut body = Stmt::block(vec![provide("f", 3), provide("g", 0)]);
+    for _ in 0..200_000 {
+        body = Stmt::if_then_else(Expr::var(Type::BOOL, "p"), body, None).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let bounds =
+        vec![Range { min: Expr::var_i32("f.x.min_realized"), extent: Expr::var_i32("f.x.extent_realized") }];
+    let s = Stmt::realize("f", vec![Type::INT32], MemoryType::Auto, bounds, Expr::bool(true), body)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let env = loopir_bounds::env::BoundsEnv::from_json(
+        r#"{"order": ["f", "g"], "target": {"profile": false}, "outputs": [{"func": "g", "buffer": "g"}]}"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = loopir_bounds::allocation_bounds::allocation_bounds_inference(
+        &s,
+        &env,
+        &FuncValueBounds::default(),
+        0,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let loopir::StmtKind::LetStmt { name, value, .. } = out.kind() else { panic!("no realized bounds") };
+    assert_eq!((name.as_ref(), value.to_string().as_str()), ("f.x.max_realized", "3"));
+}
