@@ -19,8 +19,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The relevance index of one pass input for a set of Funcs (see the module docs).
 pub(crate) struct Relevance {
-    /// The Funcs the index is for: only their names are recorded.
-    funcs: FxHashSet<Name>,
     positions: Positions,
     /// The relevant names each statement's own expressions mention, for statements
     /// outside the index (or when it has no spans), so that each expression is scanned
@@ -33,9 +31,9 @@ impl Relevance {
     /// `input`'s own nodes or nodes alive as long as this index (it keys its caches by
     /// address).
     pub(crate) fn new(input: &Stmt, funcs: FxHashSet<Name>) -> Relevance {
-        let mut positions = Positions { funcs: Some(funcs.clone()), ..Positions::default() };
+        let mut positions = Positions { funcs, ..Positions::default() };
         loopir::visit::Visitor::visit_stmt(&mut positions, input);
-        Relevance { funcs, positions, own: FxHashMap::default() }
+        Relevance { positions, own: FxHashMap::default() }
     }
 
     /// An index for `funcs` that scans nothing in advance: each cut walks the statements
@@ -43,18 +41,18 @@ impl Relevance {
     /// is relevant (once per statement over all cuts). For a pass that cuts only a few
     /// bodies, each mostly relevant; a pass that cuts nested bodies wants [`Relevance::new`].
     pub(crate) fn lazy(funcs: FxHashSet<Name>) -> Relevance {
-        let positions = Positions { funcs: Some(funcs.clone()), shared: true, ..Positions::default() };
-        Relevance { funcs, positions, own: FxHashMap::default() }
+        let positions = Positions { funcs, shared: true, ..Positions::default() };
+        Relevance { positions, own: FxHashMap::default() }
     }
 
     /// `s` with every statement not relevant to `func` replaced by a no-op.
     pub(crate) fn cut(&mut self, s: &Stmt, func: &str) -> Stmt {
-        if self.funcs.contains(func) {
+        if self.positions.funcs.contains(func) {
             let (positions, own) = (&self.positions, &mut self.own);
             return Prune { func, keep: FxHashMap::default(), own, positions }.mutate_stmt(s);
         }
         // A Func the index was not built for: its names were not recorded.
-        let funcs = Some(std::iter::once(loopir::name(func)).collect());
+        let funcs = std::iter::once(loopir::name(func)).collect();
         let positions = Positions { funcs, shared: true, ..Positions::default() };
         Prune { func, keep: FxHashMap::default(), own: &mut FxHashMap::default(), positions: &positions }
             .mutate_stmt(s)
@@ -84,8 +82,8 @@ struct Prune<'f, 'c> {
 /// realizes inside it).
 #[derive(Default)]
 struct Positions {
-    /// The names worth recording (`None`: all).
-    funcs: Option<FxHashSet<Name>>,
+    /// The Funcs the index is for: only their names are recorded.
+    funcs: FxHashSet<Name>,
     /// Per statement node: the first and last pre-order numbers of its subtree.
     span: FxHashMap<*const StmtKind, (u32, u32)>,
     /// Per Func name: the numbers of the statements whose own expressions are relevant to
@@ -102,7 +100,7 @@ impl loopir::visit::Visitor for Positions {
     fn visit_stmt(&mut self, s: &Stmt) {
         let first = self.next;
         self.next += 1;
-        for n in own_names(s, self.funcs.as_ref()) {
+        for n in own_names(s, &self.funcs) {
             let list = self.sites.entry(n).or_default();
             if list.last() != Some(&first) {
                 list.push(first);
@@ -133,18 +131,15 @@ impl Positions {
 /// Collects the recorded names of the expressions a statement holds itself (for a
 /// LetStmt chain, every value of the chain), not those of the statements inside it.
 struct OwnNames<'f> {
-    funcs: Option<&'f FxHashSet<Name>>,
+    funcs: &'f FxHashSet<Name>,
     out: Vec<Name>,
     /// Shared interior nodes already scanned (leaves cost as little as a lookup).
     seen: FxHashSet<*const loopir::ExprNode>,
 }
 
 impl OwnNames<'_> {
-    fn record(&mut self, n: &Name) {
-        match self.funcs {
-            Some(set) => self.out.extend(set.get(n.as_ref()).cloned()),
-            None => self.out.push(n.clone()),
-        }
+    fn record(&mut self, n: &str) {
+        self.out.extend(self.funcs.get(n).cloned());
     }
 }
 
@@ -154,7 +149,7 @@ impl loopir::visit::Visitor for OwnNames<'_> {
         while let Some(e) = stack.pop() {
             match e.kind() {
                 ExprKind::Variable(v) => match v.strip_suffix(".buffer") {
-                    Some(f) => self.record(&loopir::name(f)),
+                    Some(f) => self.record(f),
                     None => self.record(v),
                 },
                 _ if e.is_leaf() => {}
@@ -170,10 +165,10 @@ impl loopir::visit::Visitor for OwnNames<'_> {
     fn visit_stmt(&mut self, _: &Stmt) {}
 }
 
-/// The Funcs (of `funcs`, or all names) a statement is relevant to by its own
-/// expressions and provided name: the names of its calls and of its variables
-/// (`f.buffer` counting for `f`). Each node is looked at once, so a DAG costs its size.
-fn own_names(s: &Stmt, funcs: Option<&FxHashSet<Name>>) -> Vec<Name> {
+/// The Funcs of `funcs` a statement is relevant to by its own expressions and provided
+/// name: the names of its calls and of its variables (`f.buffer` counting for `f`). Each
+/// node is looked at once, so a DAG costs its size.
+fn own_names(s: &Stmt, funcs: &FxHashSet<Name>) -> Vec<Name> {
     let mut names = OwnNames { funcs, out: Vec::new(), seen: FxHashSet::default() };
     if let StmtKind::Provide { name, .. } = s.kind() {
         names.record(name);
@@ -208,7 +203,7 @@ impl Prune<'_, '_> {
             k |= with_stack(|| self.keeps(c));
         }
         if !k {
-            let (func, funcs) = (self.func, self.positions.funcs.as_ref());
+            let (func, funcs) = (self.func, &self.positions.funcs);
             let own = self.own.entry(s.as_ptr()).or_insert_with(|| own_names(s, funcs));
             k = own.iter().any(|n| n.as_ref() == func);
         }
