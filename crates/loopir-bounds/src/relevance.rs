@@ -302,4 +302,153 @@ mod tests {
             assert_eq!(relevance.cut(&s, "h").to_string(), "0\n");
         }
     }
+
+    /// A random statement over Funcs `f` and `g` and the extern `h`, from a list of
+    /// choices (each decision takes the next one; past the end, the simplest option).
+    struct RandomStmt<'a> {
+        choices: &'a [u32],
+        at: usize,
+        fresh: usize,
+    }
+
+    impl RandomStmt<'_> {
+        fn pick(&mut self, n: u32) -> u32 {
+            let c = self.choices.get(self.at).copied().unwrap_or(0);
+            self.at += 1;
+            c % n
+        }
+
+        fn expr(&mut self, depth: u32) -> Expr {
+            let x = || Expr::var_i32("x");
+            match if depth == 0 { self.pick(3) } else { self.pick(7) } {
+                0 => Expr::i32(1),
+                1 => x(),
+                2 => Expr::var_i32("f.buffer"),
+                3 => Expr::call_func(Type::INT32, "f", vec![self.expr(depth - 1)], 0),
+                4 => Expr::call_func(Type::INT32, "g", vec![self.expr(depth - 1)], 0),
+                5 => Expr::call(Type::INT32, "h", vec![self.expr(depth - 1)], loopir::CallType::Extern),
+                _ => crate::ir::add(self.expr(depth - 1), self.expr(depth - 1)),
+            }
+        }
+
+        fn int(&mut self, depth: u32) -> Expr {
+            let e = self.expr(depth);
+            if e.ty() == Type::INT32 { e } else { Expr::i32(0) }
+        }
+
+        fn stmt(&mut self, depth: u32) -> Stmt {
+            let choice = if depth == 0 { self.pick(2) } else { self.pick(6) };
+            match choice {
+                0 => {
+                    let f = if self.pick(2) == 0 { "f" } else { "g" };
+                    let (v, a) = (self.int(2), self.int(2));
+                    Stmt::provide(f, vec![v], vec![a], Expr::bool(true)).unwrap_or_else(|e| panic!("{e}"))
+                }
+                1 => Stmt::evaluate(self.expr(2)),
+                2 => {
+                    let n = 2 + self.pick(2) as usize;
+                    Stmt::block((0..n).map(|_| self.stmt(depth - 1)).collect())
+                }
+                3 => {
+                    let (min, max) = (self.int(1), self.int(1));
+                    let body = self.stmt(depth - 1);
+                    Stmt::for_loop("x", min, max, loopir::ForType::Serial, loopir::DeviceApi::None, body)
+                        .unwrap_or_else(|e| panic!("{e}"))
+                }
+                4 => {
+                    let cond = crate::ir::lt(self.int(1), Expr::i32(3));
+                    let then = self.stmt(depth - 1);
+                    let other = if self.pick(2) == 0 { None } else { Some(self.stmt(depth - 1)) };
+                    Stmt::if_then_else(cond, then, other).unwrap_or_else(|e| panic!("{e}"))
+                }
+                _ => {
+                    let n = 1 + self.pick(3);
+                    let values: Vec<Expr> = (0..n).map(|_| self.int(2)).collect();
+                    let mut body = self.stmt(depth - 1);
+                    for v in values.into_iter().rev() {
+                        self.fresh += 1;
+                        body = Stmt::let_stmt(format!("l{}", self.fresh).as_str(), v, body);
+                    }
+                    body
+                }
+            }
+        }
+    }
+
+    /// The reference's rule as plainly as it can be said: a statement is kept if its own
+    /// expressions mention `func` (a call, or the variable `func` or `func.buffer`), it
+    /// provides `func`, or something kept is inside it; a LetStmt chain as a whole.
+    fn plain_cut(s: &Stmt, func: &str) -> (Stmt, bool) {
+        fn mentions(e: &Expr, func: &str) -> bool {
+            let here = match e.kind() {
+                ExprKind::Variable(v) => v.as_ref() == func || v.strip_suffix(".buffer") == Some(func),
+                ExprKind::Call { name, .. } => name.as_ref() == func,
+                _ => false,
+            };
+            here || e.children().into_iter().any(|c| mentions(c, func))
+        }
+        let no_op = || Stmt::evaluate(Expr::i32(0));
+        match s.kind() {
+            StmtKind::LetStmt { .. } => {
+                let mut links = Vec::new();
+                let mut inner = s;
+                while let StmtKind::LetStmt { name, value, body } = inner.kind() {
+                    links.push((name.clone(), value.clone()));
+                    inner = body;
+                }
+                let (body, body_kept) = plain_cut(inner, func);
+                let kept = body_kept || links.iter().any(|(_, v)| mentions(v, func));
+                if !kept {
+                    return (no_op(), false);
+                }
+                (links.into_iter().rev().fold(body, |b, (n, v)| Stmt::let_stmt(n, v, b)), true)
+            }
+            StmtKind::Provide { name, values, args, .. } => {
+                let kept = name.as_ref() == func || values.iter().chain(args).any(|e| mentions(e, func));
+                (if kept { s.clone() } else { no_op() }, kept)
+            }
+            StmtKind::Evaluate(e) => {
+                let kept = mentions(e, func);
+                (if kept { s.clone() } else { no_op() }, kept)
+            }
+            StmtKind::Block(v) => {
+                let parts: Vec<(Stmt, bool)> = v.iter().map(|c| plain_cut(c, func)).collect();
+                let kept = parts.iter().any(|(_, k)| *k);
+                let rebuilt =
+                    Stmt::from_kind_unchecked(StmtKind::Block(parts.into_iter().map(|(c, _)| c).collect()));
+                (if kept { rebuilt } else { no_op() }, kept)
+            }
+            StmtKind::For { name, min, max, for_type, device_api, body, .. } => {
+                let (b, body_kept) = plain_cut(body, func);
+                let kept = body_kept || mentions(min, func) || mentions(max, func);
+                let rebuilt =
+                    Stmt::for_loop(name.clone(), min.clone(), max.clone(), *for_type, *device_api, b)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                (if kept { rebuilt } else { no_op() }, kept)
+            }
+            StmtKind::IfThenElse { condition, then_case, else_case } => {
+                let (t, tk) = plain_cut(then_case, func);
+                let e = else_case.as_ref().map(|e| plain_cut(e, func));
+                let kept = tk || e.as_ref().is_some_and(|(_, k)| *k) || mentions(condition, func);
+                let rebuilt = Stmt::if_then_else(condition.clone(), t, e.map(|(e, _)| e))
+                    .unwrap_or_else(|e| panic!("{e}"));
+                (if kept { rebuilt } else { no_op() }, kept)
+            }
+            _ => panic!("not generated: {s}"),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        #[test]
+        fn cuts_follow_the_reference_rule(choices in proptest::collection::vec(0u32..1000, 0..120)) {
+            let s = RandomStmt { choices: &choices, at: 0, fresh: 0 }.stmt(4);
+            let funcs: FxHashSet<Name> = ["f", "g"].into_iter().map(loopir::name).collect();
+            for func in ["f", "g", "h"] {
+                let want = plain_cut(&s, func).0.to_string();
+                proptest::prop_assert_eq!(&Relevance::new(&s, funcs.clone()).cut(&s, func).to_string(), &want, "{}", s);
+                proptest::prop_assert_eq!(&Relevance::lazy(funcs.clone()).cut(&s, func).to_string(), &want, "{}", s);
+            }
+        }
+    }
 }
