@@ -20,14 +20,13 @@ use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind, Type};
 
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::boxes::Region;
-use crate::boxes_touched::box_touched;
+use crate::boxes_touched::box_touched_in;
 use crate::cse::cse;
 use crate::ctx::{Ctx, Options};
 use crate::env::{BoundsEnv, ExplicitBound, parse_env_expr};
 use crate::error::BoundsError;
 use crate::ir;
 use crate::relevance::Relevance;
-use crate::scope::Scope;
 use crate::simplify::simplify_expr;
 
 /// Runs allocation bounds inference on `s` (see the module docs). `fresh_t` seeds the
@@ -80,11 +79,9 @@ impl AllocationBounds<'_> {
 
     fn realize(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
         let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return Ok(walk_stmt(self, s)) };
-        // The walk sees only the statements that matter to it, as the reference's does:
-        // nested realizes (one per root stage) otherwise made every realize re-analyse
-        // everything inside it, O(n²) analyses for a chain of n stages.
-        let pruned = self.relevance.cut(body, name);
-        let touched = box_touched(self.ctx, &pruned, name, &Scope::new(), self.func_bounds)?;
+        // The index over the whole input makes each realize's cut cheap: nested
+        // realizes (one per root stage) would otherwise each walk all those inside them.
+        let touched = box_touched_in(self.ctx, &mut self.relevance, body, name, self.func_bounds)?;
         let new_body = self.mutate_stmt(body);
         if let Some(e) = self.error.take() {
             return Err(e);

@@ -58,6 +58,7 @@ use crate::ctx::Ctx;
 use crate::error::BoundsError;
 use crate::interval::{Bound, Interval, make_max, make_min};
 use crate::ir;
+use crate::relevance::Relevance;
 use crate::scope::{Scope, Token};
 use crate::simplify::Simplifier;
 
@@ -167,7 +168,9 @@ fn touched(
     Ok(finish(ctx, calls, ctx.options().compat_purify))
 }
 
-/// The region of `func` read by `node`, if any.
+/// The region of `func` read by `node`, if any. A statement is first cut down to what
+/// concerns `func`, as the reference cuts it (see [`crate::relevance`]): the regions are
+/// the same, and the walk draws the fresh names the reference's draws.
 pub fn box_required<'a>(
     ctx: &Ctx,
     node: impl Into<Node<'a>>,
@@ -175,10 +178,10 @@ pub fn box_required<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<Option<Region>, BoundsError> {
-    Ok(one_side(ctx, node.into(), scope, func_bounds, Mode::Calls, Some(func))?.swap_remove(func))
+    single(ctx, node.into(), func, scope, func_bounds, Some(Mode::Calls), None)
 }
 
-/// The region of `func` written by `node`, if any.
+/// The region of `func` written by `node`, if any (cut as for [`box_required`]).
 pub fn box_provided<'a>(
     ctx: &Ctx,
     node: impl Into<Node<'a>>,
@@ -186,10 +189,10 @@ pub fn box_provided<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<Option<Region>, BoundsError> {
-    Ok(one_side(ctx, node.into(), scope, func_bounds, Mode::Provides, Some(func))?.swap_remove(func))
+    single(ctx, node.into(), func, scope, func_bounds, Some(Mode::Provides), None)
 }
 
-/// The region of `func` read or written by `node`, if any.
+/// The region of `func` read or written by `node`, if any (cut as for [`box_required`]).
 pub fn box_touched<'a>(
     ctx: &Ctx,
     node: impl Into<Node<'a>>,
@@ -197,7 +200,58 @@ pub fn box_touched<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<Option<Region>, BoundsError> {
-    Ok(touched(ctx, node.into(), scope, func_bounds, Some(func))?.swap_remove(func))
+    single(ctx, node.into(), func, scope, func_bounds, None, None)
+}
+
+/// [`box_provided`] of a statement, cut with a pass's relevance index.
+pub(crate) fn box_provided_in(
+    ctx: &Ctx,
+    relevance: &mut Relevance,
+    s: &Stmt,
+    func: &str,
+    func_bounds: &FuncValueBounds,
+) -> Result<Option<Region>, BoundsError> {
+    single(ctx, Node::Stmt(s), func, &Scope::new(), func_bounds, Some(Mode::Provides), Some(relevance))
+}
+
+/// [`box_touched`] of a statement, cut with a pass's relevance index.
+pub(crate) fn box_touched_in(
+    ctx: &Ctx,
+    relevance: &mut Relevance,
+    s: &Stmt,
+    func: &str,
+    func_bounds: &FuncValueBounds,
+) -> Result<Option<Region>, BoundsError> {
+    single(ctx, Node::Stmt(s), func, &Scope::new(), func_bounds, None, Some(relevance))
+}
+
+/// The region of `func` in `node` cut down to what concerns `func`: read or written as
+/// `mode` says (`None`: both, merged).
+fn single(
+    ctx: &Ctx,
+    node: Node<'_>,
+    func: &str,
+    scope: &Scope<'_, Interval>,
+    func_bounds: &FuncValueBounds,
+    mode: Option<Mode>,
+    relevance: Option<&mut Relevance>,
+) -> Result<Option<Region>, BoundsError> {
+    let relevant;
+    let node = match node {
+        Node::Stmt(s) => {
+            relevant = match relevance {
+                Some(r) => r.cut(s, func),
+                None => crate::relevance::cut(s, func),
+            };
+            Node::Stmt(&relevant)
+        }
+        expr => expr,
+    };
+    let mut map = match mode {
+        Some(mode) => one_side(ctx, node, scope, func_bounds, mode, Some(func))?,
+        None => touched(ctx, node, scope, func_bounds, Some(func))?,
+    };
+    Ok(map.swap_remove(func))
 }
 
 fn dims_error(func: &Name, e: BoundsError) -> BoundsError {

@@ -9,8 +9,11 @@
 //! each walk proportional to what concerns its Func: allocation bounds walks each
 //! realize's body, and for nested root realizes that body holds every later stage.
 //!
-//! [`Relevance::new`] indexes a pass input once; [`Relevance::cut`] then cuts any of its
-//! statements for a Func with one binary search per statement visited.
+//! The single-Func queries of [`crate::boxes_touched`] (`box_required`, `box_provided`,
+//! `box_touched`) cut their statement with [`cut`] before the walk. A pass that asks for
+//! many Funcs' boxes over parts of one input indexes it once instead ([`Relevance::new`],
+//! one binary search per statement visited) or shares one lazy index ([`Relevance::lazy`])
+//! across its queries.
 
 use loopir::equality::with_stack;
 use loopir::mutate::{Mutator, walk_stmt};
@@ -47,16 +50,19 @@ impl Relevance {
 
     /// `s` with every statement not relevant to `func` replaced by a no-op.
     pub(crate) fn cut(&mut self, s: &Stmt, func: &str) -> Stmt {
-        if self.positions.funcs.contains(func) {
-            let (positions, own) = (&self.positions, &mut self.own);
-            return Prune { func, keep: FxHashMap::default(), own, positions }.mutate_stmt(s);
+        if !self.positions.funcs.contains(func) {
+            // A Func the index was not built for: its names were not recorded.
+            return cut(s, func);
         }
-        // A Func the index was not built for: its names were not recorded.
-        let funcs = std::iter::once(loopir::name(func)).collect();
-        let positions = Positions { funcs, shared: true, ..Positions::default() };
-        Prune { func, keep: FxHashMap::default(), own: &mut FxHashMap::default(), positions: &positions }
-            .mutate_stmt(s)
+        let (positions, own) = (&self.positions, &mut self.own);
+        Prune { func, keep: FxHashMap::default(), own, positions }.mutate_stmt(s)
     }
+}
+
+/// `s` with every statement not relevant to `func` replaced by a no-op, with no index
+/// kept (a lazy one for `func` alone).
+pub(crate) fn cut(s: &Stmt, func: &str) -> Stmt {
+    Relevance::lazy(std::iter::once(loopir::name(func)).collect()).cut(s, func)
 }
 
 /// A statement cut down, as the reference does before a single-Func walk, to the statements

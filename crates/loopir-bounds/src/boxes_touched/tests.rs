@@ -281,3 +281,37 @@ fn compat_guards_rebind_dependent_lets_to_fresh_names() {
     // substituted.
     assert_eq!(provided(text), "f: {[(max(j, 0)*16) + m, (min(k, 9)*16) + m]}");
 }
+
+#[test]
+fn single_func_queries_walk_only_what_concerns_the_func() {
+    // A loop that does not concern `f`, around a let whose bounds are wide enough that
+    // walking it draws two fresh names; then a read of `f`. The region of `f` is the same
+    // with or without the loop, and, as in the reference, the loop is not walked for it.
+    let wide = (1..12).map(|k| format!("p{k}")).fold("k".to_owned(), |acc, p| format!("({acc} + {p})"));
+    let read = "for (x, 0, 9) {\n h(f(x + 1))\n}\n";
+    let with_loop = format!("for (k, 0, 9) {{\n let junk = {wide}\n g(junk)\n}}\n{read}");
+    let run = |text: &str, query: fn(&Ctx, &Stmt) -> Option<Region>| {
+        let ctx = Ctx::new();
+        let r = query(&ctx, &stmt(text)).map(|r| r.to_string());
+        (r, ctx.next_t())
+    };
+    let scope = || Scope::new();
+    let fb = FuncValueBounds::default();
+    let required: fn(&Ctx, &Stmt) -> Option<Region> = |ctx, s| {
+        box_required(ctx, s, "f", &Scope::new(), &FuncValueBounds::default())
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let touched: fn(&Ctx, &Stmt) -> Option<Region> = |ctx, s| {
+        box_touched(ctx, s, "f", &Scope::new(), &FuncValueBounds::default()).unwrap_or_else(|e| panic!("{e}"))
+    };
+    for query in [required, touched] {
+        let (plain, with) = (run(read, query), run(&with_loop, query));
+        assert_eq!(plain, with);
+        assert_eq!(with.0.as_deref(), Some("{[0 + 1, 9 + 1]}"));
+    }
+    // Asked for `g`, the loop is walked, and its let draws its two names.
+    let ctx = Ctx::new();
+    let g = box_required(&ctx, &stmt(&with_loop), "g", &scope(), &fb).unwrap_or_else(|e| panic!("{e}"));
+    assert!(g.is_some());
+    assert_eq!(ctx.next_t(), 2);
+}

@@ -37,7 +37,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::bounds_of_expr::bounds_of_expr_in_scope;
 use crate::boxes::{Region, merge_boxes};
-use crate::boxes_touched::box_provided;
+use crate::boxes_touched::box_provided_in;
 use crate::ctx::Ctx;
 use crate::env::{BoundsEnv, parse_env_expr};
 use crate::error::BoundsError;
@@ -131,7 +131,7 @@ struct Walk<'a> {
     guarded_in_scope: FxHashMap<Name, usize>,
     /// Funcs passed to an extern stage.
     has_extern_consumer: FxHashSet<Name>,
-    /// What each single-Func production walk sees of its body.
+    /// The cut of each single-stage production walk (one lazy index for the pass).
     relevance: crate::relevance::Relevance,
     error: Option<BoundsError>,
 }
@@ -279,10 +279,8 @@ impl Walk<'_> {
         // 4. The production boxes, on the body before anything is inserted.
         let production: Vec<(usize, Region)> = match producing {
             Some(p) if can_define && group.len() == 1 => {
-                // The reference's walk for one Func sees only what is relevant to it.
                 let func = &self.stages[p].func;
-                let relevant = self.relevance.cut(rest, func);
-                box_provided(self.ctx, &relevant, func, &Scope::new(), self.func_bounds)?
+                box_provided_in(self.ctx, &mut self.relevance, rest, func, self.func_bounds)?
                     .map(|r| vec![(p, r)])
                     .unwrap_or_default()
             }
