@@ -113,7 +113,11 @@ pub fn alloc_text(dir: &Path) -> Result<(String, String), String> {
         .map_err(|e| e.to_string())?;
     let fb = value_bounds_of_definitions(dir, &env)?;
     let out = allocation_bounds_inference(&input, &env, &fb, 0).map_err(|e| format!("error: {e}"))?;
-    Ok((out.to_string(), read(dir, "allocbounds.expected.stmt")?))
+    let text = out.to_string();
+    if let Some(dump) = std::env::var_os("LOOPIR_DUMP_DIR") {
+        let _ = std::fs::write(Path::new(&dump).join(format!("{}.alloc.stmt", case_name(dir))), &text);
+    }
+    Ok((text, read(dir, "allocbounds.expected.stmt")?))
 }
 
 /// The statement lines that are not lets: these must match the reference exactly.
