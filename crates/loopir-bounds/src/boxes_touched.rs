@@ -99,7 +99,7 @@ pub fn boxes_required<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
-    one_side(ctx, node.into(), scope, func_bounds, Mode::Calls, None)
+    Ok(finish(ctx, walk(ctx, node.into(), scope, func_bounds, Mode::Calls, None)?, false))
 }
 
 /// Every region written by `node` (Provides).
@@ -109,21 +109,7 @@ pub fn boxes_provided<'a>(
     scope: &Scope<'_, Interval>,
     func_bounds: &FuncValueBounds,
 ) -> Result<BoxMap, BoundsError> {
-    one_side(ctx, node.into(), scope, func_bounds, Mode::Provides, None)
-}
-
-/// The regions read (`Mode::Calls`) or written (`Mode::Provides`) by `node`, of `only`
-/// if given, else of every Func.
-fn one_side(
-    ctx: &Ctx,
-    node: Node<'_>,
-    scope: &Scope<'_, Interval>,
-    func_bounds: &FuncValueBounds,
-    mode: Mode,
-    only: Option<&str>,
-) -> Result<BoxMap, BoundsError> {
-    let map = walk(ctx, node, scope, func_bounds, mode, only)?;
-    Ok(finish(ctx, map, false))
+    Ok(finish(ctx, walk(ctx, node.into(), scope, func_bounds, Mode::Provides, None)?, false))
 }
 
 /// Every region read or written by `node`: the provided boxes merged into the required
@@ -248,7 +234,7 @@ fn single(
         expr => expr,
     };
     let mut map = match mode {
-        Some(mode) => one_side(ctx, node, scope, func_bounds, mode, Some(func))?,
+        Some(mode) => finish(ctx, walk(ctx, node, scope, func_bounds, mode, Some(func))?, false),
         None => touched(ctx, node, scope, func_bounds, Some(func))?,
     };
     Ok(map.swap_remove(func))
