@@ -198,15 +198,15 @@ impl Prune<'_, '_> {
         // this statement's own expressions (a LetStmt chain around a relevant body is
         // kept whatever its values). A chain's own names are all of its values: its
         // inside is its final body.
-        let mut inner = s;
-        while let StmtKind::LetStmt { body, .. } = inner.kind() {
-            inner = body;
-        }
-        let children = if inner.same_as(s) { s.children().into_vec() } else { vec![inner] };
+        let inner = chain_body(s);
         let mut k = false;
-        for c in children {
-            // Every child is classified (and cached) for the rewrite that follows.
-            k |= with_stack(|| self.keeps(c));
+        if inner.same_as(s) {
+            for c in s.children() {
+                // Every child is classified (and cached) for the rewrite that follows.
+                k |= with_stack(|| self.keeps(c));
+            }
+        } else {
+            k = with_stack(|| self.keeps(inner));
         }
         if !k {
             let (func, funcs) = (self.func, &self.positions.funcs);
@@ -216,6 +216,15 @@ impl Prune<'_, '_> {
         self.keep.insert(s.as_ptr(), k);
         k
     }
+}
+
+/// The body below a chain of directly nested LetStmts (`s` itself if it is not a let).
+fn chain_body(s: &Stmt) -> &Stmt {
+    let mut inner = s;
+    while let StmtKind::LetStmt { body, .. } = inner.kind() {
+        inner = body;
+    }
+    inner
 }
 
 impl Mutator for Prune<'_, '_> {
@@ -231,15 +240,16 @@ impl Mutator for Prune<'_, '_> {
         // A kept chain keeps every binding: only its final body can change, and the
         // chain is rebuilt only if it does (a chain of 10^5 lets around a relevant body
         // is not walked binding by binding).
-        let mut links = Vec::new();
-        let mut inner = s;
-        while let StmtKind::LetStmt { name, value, body } = inner.kind() {
-            links.push((name, value));
-            inner = body;
-        }
+        let inner = chain_body(s);
         let new_inner = self.mutate_stmt(inner);
         if new_inner.same_as(inner) {
             return s.clone();
+        }
+        let mut links = Vec::new();
+        let mut at = s;
+        while let StmtKind::LetStmt { name, value, body } = at.kind() {
+            links.push((name, value));
+            at = body;
         }
         links
             .into_iter()
