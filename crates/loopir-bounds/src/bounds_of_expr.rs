@@ -12,6 +12,7 @@
 //! was rebound. Let values are analysed once and referred to by fresh names
 //! (`name.min`, `name.max`) instead of being copied into every use.
 
+use loopir::address_map::AddressMap;
 use loopir::equality::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Name, Type, VectorReduceOp};
 use rustc_hash::FxHashMap;
@@ -120,9 +121,9 @@ pub struct BoundsOfExpr<'c, 'p> {
     scope: Scope<'p, Interval>,
     func_bounds: &'p FuncValueBounds,
     const_bound: bool,
-    memo: FxHashMap<MemoKey, (Expr, Interval)>,
+    memo: loopir::address_map::AddressMap<MemoKey, (Expr, Interval)>,
     simp: Simplifier<'c, 'static, 'static>,
-    exact: FxHashMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
+    exact: loopir::address_map::AddressMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
 }
 
 /// Which end of an interval a rule is building.
@@ -145,9 +146,9 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             scope: Scope::with_parent(scope),
             func_bounds,
             const_bound,
-            memo: FxHashMap::default(),
+            memo: Default::default(),
             simp: Simplifier::without_bounds(ctx),
-            exact: FxHashMap::default(),
+            exact: Default::default(),
         }
     }
 
@@ -1340,7 +1341,7 @@ fn fits_in(c: &Expr, to: Type) -> bool {
 /// (the answer depends on the expression alone).
 fn exact_range(
     e: &Expr,
-    memo: &mut FxHashMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
+    memo: &mut loopir::address_map::AddressMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
 ) -> Option<crate::ConstantInterval> {
     use crate::ConstantInterval as CI;
     if let Some((_, r)) = memo.get(&e.as_ptr()) {
@@ -1403,7 +1404,7 @@ fn scalarize(e: &Expr, points: Vec<Expr>) -> Expr {
 /// Only constants are folded, not the whole end: full simplification would also
 /// apply every rewrite rule, which on long chains costs far more than the walk.
 pub(crate) fn folds_to_overflow(simp: &mut Simplifier<'_, '_, '_>, e: &Expr) -> bool {
-    let mut folded: FxHashMap<*const ExprNode, Option<Expr>> = FxHashMap::default();
+    let mut folded: AddressMap<*const ExprNode, Option<Expr>> = Default::default();
     let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
     while let Some((n, expanded)) = stack.pop() {
         if folded.contains_key(&n.as_ptr()) {

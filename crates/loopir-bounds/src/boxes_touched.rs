@@ -293,7 +293,7 @@ fn walk(
         boxes: BoxMap::new(),
         unreachable: false,
         collect_calls: true,
-        visited: FxHashSet::default(),
+        visited: Default::default(),
         context: 0,
         next_context: 1,
         lets: Vec::new(),
@@ -342,7 +342,7 @@ struct Walker<'c, 'p> {
     unreachable: bool,
     collect_calls: bool,
     /// (node, binding ids of its free variables, context) already walked.
-    visited: FxHashSet<(usize, u64, u64)>,
+    visited: loopir::address_map::AddressSet<(usize, u64, u64)>,
     /// Identifies the map being filled; a node visited for another map is revisited.
     context: u64,
     next_context: u64,

@@ -5,6 +5,7 @@
 //! merged (hash-consing), and every node worth a let that is used more than once is
 //! bound to a fresh `t<N>` name, outermost first in dependency order.
 
+use loopir::address_map::{AddressMap, AddressSet};
 use loopir::equality::with_stack;
 use loopir::{BinOp, Expr, ExprKind, ExprNode, Name};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -71,7 +72,7 @@ fn shape_key(e: &Expr, canon_children: &[Expr]) -> String {
 pub fn hash_cons(e: &Expr) -> Expr {
     struct H {
         by_shape: FxHashMap<String, Expr>,
-        memo: FxHashMap<*const ExprNode, Expr>,
+        memo: AddressMap<*const ExprNode, Expr>,
     }
     fn go(h: &mut H, e: &Expr) -> Expr {
         if let Some(r) = h.memo.get(&e.as_ptr()) {
@@ -91,7 +92,7 @@ pub fn hash_cons(e: &Expr) -> Expr {
         h.memo.insert(e.as_ptr(), r.clone());
         r
     }
-    go(&mut H { by_shape: FxHashMap::default(), memo: FxHashMap::default() }, e)
+    go(&mut H { by_shape: FxHashMap::default(), memo: AddressMap::default() }, e)
 }
 
 /// Whether a repeated `e` is worth a let. Constants and variables never are, nor is
@@ -138,7 +139,7 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
     let e = hash_cons(&ir::inline_lets(e, |_| true));
     // 2. Numbering: post-order, each node once.
     let mut order: Vec<Expr> = Vec::new();
-    let mut seen: FxHashSet<*const ExprNode> = FxHashSet::default();
+    let mut seen: AddressSet<*const ExprNode> = Default::default();
     let mut taken: FxHashSet<Name> = FxHashSet::default();
     let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
     while let Some((n, expanded)) = stack.pop() {
@@ -160,8 +161,8 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
         }
     }
     // 3. Use counts.
-    let mut uses: FxHashMap<*const ExprNode, usize> = FxHashMap::default();
-    let mut entered: FxHashSet<*const ExprNode> = FxHashSet::default();
+    let mut uses: AddressMap<*const ExprNode, usize> = Default::default();
+    let mut entered: AddressSet<*const ExprNode> = Default::default();
     let mut work: Vec<Expr> = vec![e.clone()];
     while let Some(n) = work.pop() {
         if should_extract(&n) {
@@ -173,7 +174,7 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
         work.extend(n.children().into_iter().cloned());
     }
     // 4. Rebuild bottom-up, replacing extracted nodes by their names.
-    let mut replaced: FxHashMap<*const ExprNode, Expr> = FxHashMap::default();
+    let mut replaced: AddressMap<*const ExprNode, Expr> = Default::default();
     let mut lets: Vec<(Name, Expr)> = Vec::new();
     for n in &order {
         let rebuilt =

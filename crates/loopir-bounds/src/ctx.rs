@@ -60,10 +60,10 @@ pub struct Ctx {
     /// chain with a fresh simplifier each time, and without this every merge re-walked
     /// (and re-hashed) the whole chain. Each entry keeps its node alive, so the address
     /// cannot be reused by another node.
-    simplified: RefCell<FxHashMap<*const (), Expr>>,
+    simplified: RefCell<loopir::address_map::AddressMap<*const (), Expr>>,
     /// Constant ranges of nodes under fact-free simplification, shared for the same
     /// reason.
-    constant_bounds: RefCell<FxHashMap<*const (), (Expr, crate::ConstantInterval)>>,
+    constant_bounds: RefCell<loopir::address_map::AddressMap<*const (), (Expr, crate::ConstantInterval)>>,
     stats: Cell<Stats>,
 }
 
@@ -178,5 +178,27 @@ impl Ctx {
             Some(fv) => fv.binary_search_by(|n| n.as_ref().cmp(name)).is_ok(),
             None => crate::ir::mentions_var(e, name),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use loopir::Expr;
+
+    /// The interval memo skips unshared nodes; a cache that held them would make every
+    /// node it has seen look shared, and the memo would record all of them.
+    #[test]
+    fn caching_free_variables_leaves_nodes_unshared() {
+        let ctx = Ctx::new();
+        let inner = Expr::add(Expr::var_i32("x"), Expr::i32(1)).unwrap_or_else(|e| panic!("{e}"));
+        let e = Expr::mul(inner, Expr::var_i32("y")).unwrap_or_else(|e| panic!("{e}"));
+        let names =
+            |e: &Expr| ctx.free_vars(e).map(|fv| fv.iter().map(|n| n.to_string()).collect::<Vec<_>>());
+        assert_eq!(names(&e), Some(vec!["x".to_owned(), "y".to_owned()]));
+        let loopir::ExprKind::Binary(_, inner, _) = e.kind() else { unreachable!() };
+        assert!(!e.is_shared() && !inner.is_shared());
+        // Still answered from the cache, and still right.
+        assert_eq!(names(inner), Some(vec!["x".to_owned()]));
     }
 }

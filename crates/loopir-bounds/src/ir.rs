@@ -7,6 +7,7 @@
 //!
 //! Things here that the IR crate could own instead are listed in the crate docs.
 
+use loopir::address_map::AddressMap;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -306,7 +307,7 @@ pub(crate) fn any_node(e: &Expr, found: impl Fn(&Expr) -> bool) -> bool {
 /// Per-node structural hashes, owned by a [`crate::Ctx`] and installed for the duration
 /// of an analysis (see [`HashScope`]): with them, structurally different expressions are
 /// told apart in O(1) amortised instead of by walking them.
-pub(crate) type HashCache = FxHashMap<*const ExprNode, (Expr, u64)>;
+pub(crate) type HashCache = loopir::address_map::AddressMap<*const ExprNode, (Expr, u64)>;
 
 thread_local! {
     static HASHES: RefCell<Option<Rc<RefCell<HashCache>>>> = const { RefCell::new(None) };
@@ -488,7 +489,7 @@ pub fn dag_size(e: &Expr) -> usize {
 /// Number of nodes when every shared subtree is counted at every use, saturating at
 /// `u64::MAX`.
 pub fn tree_size(e: &Expr) -> u64 {
-    fn go(e: &Expr, memo: &mut FxHashMap<*const ExprNode, u64>) -> u64 {
+    fn go(e: &Expr, memo: &mut AddressMap<*const ExprNode, u64>) -> u64 {
         if let Some(&n) = memo.get(&e.as_ptr()) {
             return n;
         }
@@ -496,7 +497,7 @@ pub fn tree_size(e: &Expr) -> u64 {
         memo.insert(e.as_ptr(), n);
         n
     }
-    go(e, &mut FxHashMap::default())
+    go(e, &mut AddressMap::default())
 }
 
 /// Free-variable sets larger than this are not tracked (they are reported as "many", and
@@ -507,14 +508,16 @@ pub const MAX_TRACKED_FREE_VARS: usize = 32;
 /// [`MAX_TRACKED_FREE_VARS`].
 pub type FreeVars = Option<Rc<[Name]>>;
 
-/// Cache of free-variable sets: per interior node (kept alive with its entry), and per
-/// variable name rather than per variable node (names are interned by the parser, so a
-/// name read a thousand times has one entry; constants need none).
+/// Cache of free-variable sets: per interior node (whose address the entry pins without
+/// counting as a handle, so that the node still looks unshared to the memo tables that
+/// skip unshared nodes), and per variable name rather than per variable node (names are
+/// interned by the parser, so a name read a thousand times has one entry; constants need
+/// none).
 #[derive(Default)]
 pub(crate) struct FreeVarCache {
-    nodes: FxHashMap<*const ExprNode, (Expr, FreeVars)>,
+    nodes: loopir::address_map::AddressMap<*const ExprNode, (loopir::ExprAddress, FreeVars)>,
     /// Keyed by the name's text address; the entry's set holds the name, keeping it alive.
-    names: FxHashMap<*const u8, Rc<[Name]>>,
+    names: loopir::address_map::AddressMap<*const u8, Rc<[Name]>>,
 }
 
 fn merge_sorted(a: &[Name], b: &[Name]) -> Vec<Name> {
@@ -606,7 +609,7 @@ pub(crate) fn free_vars_cached(e: &Expr, cache: &RefCell<FreeVarCache>) -> FreeV
             acc
         }
     });
-    cache.borrow_mut().nodes.insert(e.as_ptr(), (e.clone(), result.clone()));
+    cache.borrow_mut().nodes.insert(e.as_ptr(), (e.address(), result.clone()));
     result
 }
 
@@ -624,7 +627,7 @@ pub fn substitute(map: &FxHashMap<Name, Expr>, e: &Expr) -> Expr {
         e: &Expr,
         map: &FxHashMap<Name, Expr>,
         shadowed: &mut Vec<Name>,
-        memo: &mut FxHashMap<*const ExprNode, Expr>,
+        memo: &mut AddressMap<*const ExprNode, Expr>,
     ) -> Expr {
         let memoable = shadowed.is_empty();
         if memoable && let Some(r) = memo.get(&e.as_ptr()) {
@@ -657,7 +660,7 @@ pub fn substitute(map: &FxHashMap<Name, Expr>, e: &Expr) -> Expr {
     if map.is_empty() {
         return e.clone();
     }
-    go(e, map, &mut Vec::new(), &mut FxHashMap::default())
+    go(e, map, &mut Vec::new(), &mut AddressMap::default())
 }
 
 /// `e` with every let whose name satisfies `inline` replaced by its value. Shared nodes
@@ -669,7 +672,7 @@ pub fn inline_lets(e: &Expr, inline: impl Fn(&str) -> bool) -> Expr {
         e: &Expr,
         inline: &dyn Fn(&str) -> bool,
         values: &mut FxHashMap<Name, Expr>,
-        memo: &mut FxHashMap<*const ExprNode, Expr>,
+        memo: &mut AddressMap<*const ExprNode, Expr>,
     ) -> Expr {
         if let Some(r) = memo.get(&e.as_ptr()) {
             return r.clone();
@@ -686,7 +689,7 @@ pub fn inline_lets(e: &Expr, inline: impl Fn(&str) -> bool) -> Expr {
         memo.insert(e.as_ptr(), result.clone());
         result
     }
-    go(e, &inline, &mut FxHashMap::default(), &mut FxHashMap::default())
+    go(e, &inline, &mut FxHashMap::default(), &mut AddressMap::default())
 }
 
 /// Replaces free occurrences of `name` in `e` by `replacement`.
@@ -752,7 +755,7 @@ pub fn with_children(e: &Expr, new: Vec<Expr>) -> Expr {
 
 /// Removes `likely` and `likely_if_innermost` wrappers everywhere in `e`.
 pub fn remove_likelies(e: &Expr) -> Expr {
-    fn go(e: &Expr, memo: &mut FxHashMap<*const ExprNode, Expr>) -> Expr {
+    fn go(e: &Expr, memo: &mut AddressMap<*const ExprNode, Expr>) -> Expr {
         if let Some(r) = memo.get(&e.as_ptr()) {
             return r.clone();
         }
@@ -763,12 +766,12 @@ pub fn remove_likelies(e: &Expr) -> Expr {
         memo.insert(e.as_ptr(), r.clone());
         r
     }
-    go(e, &mut FxHashMap::default())
+    go(e, &mut AddressMap::default())
 }
 
 /// Replaces every `signed_integer_overflow(k)` by zero (Halide's `purify_index_math`).
 pub fn purify_index_math(e: &Expr) -> Expr {
-    fn go(e: &Expr, memo: &mut FxHashMap<*const ExprNode, Expr>) -> Expr {
+    fn go(e: &Expr, memo: &mut AddressMap<*const ExprNode, Expr>) -> Expr {
         if let Some(r) = memo.get(&e.as_ptr()) {
             return r.clone();
         }
@@ -782,7 +785,7 @@ pub fn purify_index_math(e: &Expr) -> Expr {
         memo.insert(e.as_ptr(), r.clone());
         r
     }
-    go(e, &mut FxHashMap::default())
+    go(e, &mut AddressMap::default())
 }
 
 /// Halide's node-kind order, used to put operands of commutative nodes in canonical order.

@@ -15,6 +15,7 @@
 //! one binary search per statement visited) or shares one lazy index ([`Relevance::lazy`])
 //! across its queries.
 
+use loopir::address_map::{AddressMap, AddressSet};
 use loopir::equality::with_stack;
 use loopir::mutate::{Mutator, walk_stmt};
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
@@ -26,7 +27,7 @@ pub(crate) struct Relevance {
     /// The relevant names each statement's own expressions mention, for statements
     /// outside the index (or when it has no spans), so that each expression is scanned
     /// once, not once per query.
-    own: FxHashMap<*const StmtKind, Vec<Name>>,
+    own: AddressMap<*const StmtKind, Vec<Name>>,
 }
 
 impl Relevance {
@@ -36,7 +37,7 @@ impl Relevance {
     pub(crate) fn new(input: &Stmt, funcs: FxHashSet<Name>) -> Relevance {
         let mut positions = Positions { funcs, ..Positions::default() };
         loopir::visit::Visitor::visit_stmt(&mut positions, input);
-        Relevance { positions, own: FxHashMap::default() }
+        Relevance { positions, own: AddressMap::default() }
     }
 
     /// An index for `funcs` that scans nothing in advance: each cut walks the statements
@@ -45,7 +46,7 @@ impl Relevance {
     /// bodies, each mostly relevant; a pass that cuts nested bodies wants [`Relevance::new`].
     pub(crate) fn lazy(funcs: FxHashSet<Name>) -> Relevance {
         let positions = Positions { funcs, shared: true, ..Positions::default() };
-        Relevance { positions, own: FxHashMap::default() }
+        Relevance { positions, own: AddressMap::default() }
     }
 
     /// `s` with every statement not relevant to `func` replaced by a no-op.
@@ -55,7 +56,7 @@ impl Relevance {
             return cut(s, func);
         }
         let (positions, own) = (&self.positions, &mut self.own);
-        Prune { func, keep: FxHashMap::default(), own, positions }.mutate_stmt(s)
+        Prune { func, keep: AddressMap::default(), own, positions }.mutate_stmt(s)
     }
 }
 
@@ -76,9 +77,9 @@ pub(crate) fn cut(s: &Stmt, func: &str) -> Stmt {
 struct Prune<'f, 'c> {
     func: &'f str,
     /// Per statement node (by address, within one body): whether it is kept.
-    keep: FxHashMap<*const StmtKind, bool>,
+    keep: AddressMap<*const StmtKind, bool>,
     /// Shared by all queries (see [`Relevance`]).
-    own: &'c mut FxHashMap<*const StmtKind, Vec<Name>>,
+    own: &'c mut AddressMap<*const StmtKind, Vec<Name>>,
     positions: &'c Positions,
 }
 
@@ -91,7 +92,7 @@ struct Positions {
     /// The Funcs the index is for: only their names are recorded.
     funcs: FxHashSet<Name>,
     /// Per statement node: the first and last pre-order numbers of its subtree.
-    span: FxHashMap<*const StmtKind, (u32, u32)>,
+    span: AddressMap<*const StmtKind, (u32, u32)>,
     /// Per Func name: the numbers of the statements whose own expressions are relevant to
     /// it, ascending.
     sites: FxHashMap<Name, Vec<u32>>,
@@ -140,7 +141,7 @@ struct OwnNames<'f> {
     funcs: &'f FxHashSet<Name>,
     out: Vec<Name>,
     /// Shared interior nodes already scanned (leaves cost as little as a lookup).
-    seen: FxHashSet<*const loopir::ExprNode>,
+    seen: AddressSet<*const loopir::ExprNode>,
 }
 
 impl OwnNames<'_> {
@@ -175,7 +176,7 @@ impl loopir::visit::Visitor for OwnNames<'_> {
 /// name: the names of its calls and of its variables (`f.buffer` counting for `f`). Each
 /// node is looked at once, so a DAG costs its size.
 fn own_names(s: &Stmt, funcs: &FxHashSet<Name>) -> Vec<Name> {
-    let mut names = OwnNames { funcs, out: Vec::new(), seen: FxHashSet::default() };
+    let mut names = OwnNames { funcs, out: Vec::new(), seen: AddressSet::default() };
     if let StmtKind::Provide { name, .. } = s.kind() {
         names.record(name);
     }

@@ -23,6 +23,33 @@ pub fn name(s: &str) -> Name {
 #[derive(Clone)]
 pub struct Expr(ManuallyDrop<Arc<ExprNode>>);
 
+/// Keeps a node's address from being reused without keeping the node alive: a memo
+/// table keyed by [`Expr::as_ptr`] holds one per entry, so that a key cannot come to
+/// name another node, while the nodes it records still count as unshared for
+/// [`Expr::is_shared`] (a strong handle in the table would make every node it has seen
+/// look shared, and defeat the tables that skip unshared nodes).
+///
+/// ```
+/// use loopir::Expr;
+/// let e = Expr::add(Expr::var_i32("x"), Expr::i32(1)).unwrap();
+/// let pin = e.address();
+/// assert!(!e.is_shared());
+/// let key = e.as_ptr();
+/// drop(e);
+/// // The node is gone, but no new node can be allocated at its address while pinned.
+/// let others: Vec<Expr> = (0..64).map(|i| Expr::add(Expr::var_i32("y"), Expr::i32(i)).unwrap()).collect();
+/// assert!(others.iter().all(|o| o.as_ptr() != key));
+/// drop(pin);
+/// ```
+#[derive(Clone)]
+pub struct ExprAddress(std::sync::Weak<ExprNode>);
+
+impl std::fmt::Debug for ExprAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ExprAddress({:p})", self.0.as_ptr())
+    }
+}
+
 /// An expression node: its type and what it is.
 #[derive(Debug)]
 pub struct ExprNode {
@@ -311,6 +338,10 @@ impl Expr {
     /// How many handles to this node exist.
     pub(crate) fn handles(&self) -> usize {
         Arc::strong_count(&self.0)
+    }
+    /// A pin on this node's address (see [`ExprAddress`]).
+    pub fn address(&self) -> ExprAddress {
+        ExprAddress(Arc::downgrade(&self.0))
     }
 
     // ---- immediates ----

@@ -13,6 +13,7 @@
 //! assert_eq!(stmt.to_string(), text);
 //! ```
 
+pub mod address_map;
 pub mod equality;
 pub mod error;
 pub mod expr;
@@ -25,7 +26,9 @@ pub mod types;
 pub mod visit;
 
 pub use error::IrError;
-pub use expr::{BinOp, CallType, Expr, ExprKind, ExprNode, ModulusRemainder, Name, VectorReduceOp, name};
+pub use expr::{
+    BinOp, CallType, Expr, ExprAddress, ExprKind, ExprNode, ModulusRemainder, Name, VectorReduceOp, name,
+};
 pub use mutate::Mutator;
 pub use parse::{
     ParseEnv, ParseError, ParseErrorKind, parse_expr, parse_stmt, parse_stmt_bytes, parse_stmt_with_env,

@@ -69,7 +69,7 @@ pub trait Mutator {
 #[derive(Default)]
 pub struct ExprMemo {
     /// Node address -> (the node, its rewrite).
-    results: rustc_hash::FxHashMap<*const crate::expr::ExprNode, (Expr, Expr)>,
+    results: crate::address_map::AddressMap<*const crate::expr::ExprNode, (Expr, Expr)>,
 }
 
 impl ExprMemo {

@@ -65,8 +65,8 @@ pub struct Simplifier<'c, 's, 'p> {
     /// The current let-binding context; memo entries are valid only within it.
     epoch: u64,
     next_epoch: u64,
-    memo: FxHashMap<MemoKey, (Expr, Expr)>,
-    info: FxHashMap<MemoKey, (Expr, ConstantInterval)>,
+    memo: loopir::address_map::AddressMap<MemoKey, (Expr, Expr)>,
+    info: loopir::address_map::AddressMap<MemoKey, (Expr, ConstantInterval)>,
     /// Whether a `let` simplified outside any other let left its body's ranges in
     /// `info`: from then on this simplifier knows more than a fresh one, so it neither
     /// reads nor writes the context's fact-free caches.
@@ -82,8 +82,8 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             lets: FxHashMap::default(),
             epoch: 0,
             next_epoch: 1,
-            memo: FxHashMap::default(),
-            info: FxHashMap::default(),
+            memo: Default::default(),
+            info: Default::default(),
             let_info: false,
         }
     }
@@ -96,8 +96,8 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             lets: FxHashMap::default(),
             epoch: 0,
             next_epoch: 1,
-            memo: FxHashMap::default(),
-            info: FxHashMap::default(),
+            memo: Default::default(),
+            info: Default::default(),
             let_info: false,
         }
     }

@@ -9,11 +9,11 @@
 //! make it constant. The result is sound (every law holds for Int(32)/Int(64) under the
 //! no-overflow assumption) and never claims more than it derived.
 
+use loopir::address_map::AddressMap;
 use std::sync::OnceLock;
 
 use egg::{Analysis, DidMerge, EGraph, Id, RecExpr, Rewrite, Runner, Symbol, define_language, rewrite as rw};
 use loopir::{BinOp, Expr, ExprKind, ExprNode};
-use rustc_hash::FxHashMap;
 
 use super::Simplifier;
 use crate::ctx::Ctx;
@@ -106,7 +106,7 @@ const ITER_LIMIT: usize = 12;
 /// structurally equal opaque nodes get one symbol.
 struct ToArith {
     rec: RecExpr<Arith>,
-    memo: FxHashMap<*const ExprNode, Id>,
+    memo: AddressMap<*const ExprNode, Id>,
     opaque: Vec<Expr>,
     nodes: usize,
 }
@@ -168,7 +168,7 @@ pub fn constant_difference(a: &Expr, b: &Expr) -> Option<i64> {
         return None;
     }
     let mut conv =
-        ToArith { rec: RecExpr::default(), memo: FxHashMap::default(), opaque: Vec::new(), nodes: 0 };
+        ToArith { rec: RecExpr::default(), memo: AddressMap::default(), opaque: Vec::new(), nodes: 0 };
     let x = conv.convert(a)?;
     let y = conv.convert(b)?;
     let m1 = conv.rec.add(Arith::Num(-1));

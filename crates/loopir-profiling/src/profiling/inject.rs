@@ -5,13 +5,14 @@
 //! the live allocations and the static stack accounting — because the emitted text depends
 //! on every one of those rules, including the ones that are not loop-carried sound.
 
+use loopir::address_map::AddressSet;
 use loopir::mutate::ExprMemo;
 use loopir::mutate::walk_stmt as rebuild_direct_exprs;
 use loopir::{
     CallType, DeviceApi, Expr, ExprKind, ForType, Mutator, Name, Stmt, StmtKind, Type, equality::with_stack,
     mutate::walk_expr,
 };
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::alloc_size::allocation_size;
 use super::entry_table::{EntryKind, EntryTable, FREE_ID, MALLOC_ID, OVERHEAD_ID, THREAD_IDLE_ID};
@@ -67,7 +68,7 @@ pub(crate) struct Injector<'e> {
     options: ProfileOptions,
     names: &'e ProfilerNames,
     fresh: &'e mut FreshNames,
-    marker_stmts: &'e FxHashSet<*const StmtKind>,
+    marker_stmts: &'e AddressSet<*const StmtKind>,
     instance: Expr,
     local_token: Expr,
     shared_token: Expr,
@@ -220,7 +221,7 @@ impl<'e> Injector<'e> {
         options: ProfileOptions,
         names: &'e ProfilerNames,
         fresh: &'e mut FreshNames,
-        marker_stmts: &'e FxHashSet<*const StmtKind>,
+        marker_stmts: &'e AddressSet<*const StmtKind>,
     ) -> Injector<'e> {
         Injector {
             table,

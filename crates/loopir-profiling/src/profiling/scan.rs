@@ -11,6 +11,7 @@
 //! Doing all three in one walk keeps the expression trees, which are the bulk of real
 //! pipelines, to a single traversal.
 
+use loopir::address_map::AddressSet;
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, equality::with_stack};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -29,7 +30,7 @@ pub(crate) struct ScanFacts {
     /// enclosing binder of the same name, or a bound name also occurs free).
     pub input_needs_uniquify: bool,
     /// Statements (by address) one of whose own expressions holds the enable marker.
-    pub marker_stmts: FxHashSet<*const StmtKind>,
+    pub marker_stmts: AddressSet<*const StmtKind>,
 }
 
 /// A pending step of the expression walk.
