@@ -11,7 +11,6 @@ use std::cell::Cell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use loopir::Name;
-use rustc_hash::FxHashMap;
 
 static NEXT_BINDING: AtomicU64 = AtomicU64::new(1);
 
@@ -51,8 +50,9 @@ struct Entry<T> {
 
 /// Names bound to stacks of values (see the module docs).
 pub struct Scope<'p, T> {
-    /// Per name: its innermost local binding.
-    top: FxHashMap<Name, usize>,
+    /// Per name: its innermost local binding. Keyed with [`loopir::name_map`]: a chain
+    /// binds `t1`, `t2`, ... in order, and so touches the table in order.
+    top: loopir::name_map::NameMap<Name, usize>,
     /// Every local binding still in place, in push order; the last one is live.
     entries: Vec<Entry<T>>,
     parent: Option<&'p Scope<'p, T>>,
@@ -61,7 +61,7 @@ pub struct Scope<'p, T> {
 
 impl<T> Default for Scope<'_, T> {
     fn default() -> Self {
-        Scope { top: FxHashMap::default(), entries: Vec::new(), parent: None, iterations: Cell::new(0) }
+        Scope { top: Default::default(), entries: Vec::new(), parent: None, iterations: Cell::new(0) }
     }
 }
 

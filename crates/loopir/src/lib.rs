@@ -18,6 +18,7 @@ pub mod equality;
 pub mod error;
 pub mod expr;
 pub mod mutate;
+pub mod name_map;
 pub mod parse;
 pub mod print;
 pub mod stmt;
