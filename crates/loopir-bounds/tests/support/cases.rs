@@ -79,8 +79,8 @@ fn compute_case_inner(dir: &Path) -> Result<Outcome, String> {
         Err(e) => return Ok(Outcome::Differs(format!("error: {e}"))),
     };
     let text = out.to_string();
-    if let Some(dump) = std::env::var_os("LOOPIR_DUMP_DIR") {
-        let _ = std::fs::write(Path::new(&dump).join(format!("{}.stmt", case_name(dir))), &text);
+    if let Some(dump) = dump_dir() {
+        let _ = std::fs::write(dump.join(format!("{}.stmt", case_name(dir))), &text);
     }
     if text == expected_text {
         return Ok(Outcome::Exact);
@@ -91,6 +91,12 @@ fn compute_case_inner(dir: &Path) -> Result<Outcome, String> {
     }
     let first_line = first_difference(&text, &expected_text);
     Ok(Outcome::Differs(format!("{}\n  first differing {first_line}", verdict.differences.join("\n  "))))
+}
+
+/// Where `LOOPIR_DUMP_DIR` asks for every output to be written (to compare two builds);
+/// set but empty is the same as unset, rather than the current directory.
+fn dump_dir() -> Option<PathBuf> {
+    std::env::var_os("LOOPIR_DUMP_DIR").filter(|d| !d.is_empty()).map(PathBuf::from)
 }
 
 /// The Func value bounds the reference hands to allocation bounds inference: computed
@@ -114,8 +120,8 @@ pub fn alloc_text(dir: &Path) -> Result<(String, String), String> {
     let fb = value_bounds_of_definitions(dir, &env)?;
     let out = allocation_bounds_inference(&input, &env, &fb, 0).map_err(|e| format!("error: {e}"))?;
     let text = out.to_string();
-    if let Some(dump) = std::env::var_os("LOOPIR_DUMP_DIR") {
-        let _ = std::fs::write(Path::new(&dump).join(format!("{}.alloc.stmt", case_name(dir))), &text);
+    if let Some(dump) = dump_dir() {
+        let _ = std::fs::write(dump.join(format!("{}.alloc.stmt", case_name(dir))), &text);
     }
     Ok((text, read(dir, "allocbounds.expected.stmt")?))
 }
