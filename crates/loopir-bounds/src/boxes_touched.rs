@@ -155,7 +155,7 @@ fn touched(
 }
 
 /// The region of `func` read by `node`, if any. A statement is first cut down to what
-/// concerns `func`, as the reference cuts it (see [`crate::relevance`]): the regions are
+/// concerns `func`, as the reference cuts it (see the `relevance` module): the regions are
 /// the same, and the walk draws the fresh names the reference's draws.
 pub fn box_required<'a>(
     ctx: &Ctx,

@@ -126,7 +126,7 @@ fn children_in_visit_order(e: &Expr) -> Vec<Expr> {
 /// 1. every let inside `e` is inlined (the result is a DAG, not the tree);
 /// 2. structurally equal subexpressions are merged, and numbered in the order a
 ///    left-to-right post-order walk first completes them;
-/// 3. uses are counted from the root: an expression worth a let ([`should_extract`])
+/// 3. uses are counted from the root: an expression worth a let (`should_extract`)
 ///    counts one use per reference and is entered once; any other is looked through
 ///    each time it is reached, so its children count once per reference to it;
 /// 4. each expression used more than once gets a fresh `t<N>` (skipping names the input
