@@ -1,9 +1,10 @@
 //! Scalar and vector types of IR values, as Halide spells them (`int32`, `uint1x8`,
 //! `(struct halide_buffer_t *)`).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::num::NonZeroU32;
+use std::sync::{OnceLock, RwLock};
 
 /// The kind of number (or pointer) a [`Type`] describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -23,42 +24,66 @@ pub enum TypeCode {
 /// The C type a handle points to, spelled as the printer writes it between parentheses
 /// (`void *`, `struct halide_buffer_t *`, `halide_task_t`).
 ///
-/// Spellings are interned: a program uses a handful of them, and interning keeps [`Type`]
-/// `Copy` and its comparison a pointer-sized compare.
+/// Spellings are interned and a `CType` is their number: a program uses a handful of
+/// them, and a 4-byte id keeps [`Type`] at 8 bytes, `Copy`, and compared as one integer
+/// (every expression node carries a `Type`, so its size is paid once per node).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct CType(&'static str);
+pub struct CType(NonZeroU32);
+
+/// Every spelling interned so far: id `k` is `spellings[k - 1]`, and id 1 is `void *`.
+struct Spellings {
+    spellings: Vec<&'static str>,
+    ids: HashMap<&'static str, NonZeroU32>,
+}
+
+fn spellings() -> &'static RwLock<Spellings> {
+    static TABLE: OnceLock<RwLock<Spellings>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut ids = HashMap::new();
+        ids.insert("void *", CType::VOID_PTR.0);
+        RwLock::new(Spellings { spellings: vec!["void *"], ids })
+    })
+}
 
 impl CType {
     /// The generic handle, `void *`.
-    pub const VOID_PTR: CType = CType("void *");
+    pub const VOID_PTR: CType = CType(NonZeroU32::MIN);
 
     /// Interns a C type spelling (for example `"struct halide_buffer_t *"`).
     pub fn new(spelling: &str) -> CType {
         if spelling == "void *" {
             return CType::VOID_PTR;
         }
-        static TABLE: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
-        let table = TABLE.get_or_init(|| Mutex::new(HashSet::new()));
-        // A poisoned lock only means another thread panicked while inserting; the set itself
-        // is still consistent, so keep using it.
-        let mut set = table.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(s) = set.get(spelling) {
-            return CType(s);
+        // A poisoned lock only means another thread panicked while inserting; the table
+        // itself is still consistent, so keep using it.
+        let table = spellings();
+        if let Some(&id) = table.read().unwrap_or_else(|e| e.into_inner()).ids.get(spelling) {
+            return CType(id);
         }
+        let mut t = table.write().unwrap_or_else(|e| e.into_inner());
+        if let Some(&id) = t.ids.get(spelling) {
+            return CType(id);
+        }
+        // Ids run out after 2^32 - 1 distinct spellings, each leaked: memory runs out
+        // first. Were it to happen, the last id would be shared (a wrong spelling, not UB).
+        let id =
+            u32::try_from(t.spellings.len() + 1).ok().and_then(NonZeroU32::new).unwrap_or(NonZeroU32::MAX);
         let leaked: &'static str = Box::leak(spelling.to_owned().into_boxed_str());
-        set.insert(leaked);
-        CType(leaked)
+        t.spellings.push(leaked);
+        t.ids.insert(leaked, id);
+        CType(id)
     }
 
     /// The spelling, without the surrounding parentheses.
     pub fn as_str(self) -> &'static str {
-        self.0
+        let t = spellings().read().unwrap_or_else(|e| e.into_inner());
+        t.spellings.get(self.0.get() as usize - 1).copied().unwrap_or("void *")
     }
 }
 
 impl fmt::Debug for CType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "CType({:?})", self.0)
+        write!(f, "CType({:?})", self.as_str())
     }
 }
 
@@ -283,5 +308,19 @@ mod tests {
         assert_eq!(Type::parse("int"), None);
         assert_eq!(Type::parse("int32x"), None);
         assert_eq!(Type::parse("float7x0"), None);
+    }
+
+    #[test]
+    fn c_types_are_interned_and_types_stay_small() {
+        let a = CType::new("struct halide_semaphore_t *");
+        assert_eq!(a, CType::new("struct halide_semaphore_t *"));
+        assert_ne!(a, CType::new("struct halide_buffer_t *"));
+        assert_eq!(a.as_str(), "struct halide_semaphore_t *");
+        assert_eq!(CType::new("void *"), CType::VOID_PTR);
+        assert_eq!(CType::VOID_PTR.as_str(), "void *");
+        // Every expression node carries a Type: 8 bytes keeps a node (Arc counts
+        // included) in mimalloc's 80-byte size class rather than the 96-byte one.
+        assert_eq!(std::mem::size_of::<Type>(), 8);
+        assert_eq!(std::mem::size_of::<crate::ExprNode>(), 64);
     }
 }
