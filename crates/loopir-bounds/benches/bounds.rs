@@ -159,7 +159,10 @@ fn benches(c: &mut Criterion) {
     stmt_group(c, "B2b_let_chain_stmt_wide", &[16, 256, 4096, 65536], &w::let_chain_stmt_wide, true);
     stmt_group(c, "B9_many_calls", &[16, 128, 1024, 8192], &w::many_calls, false);
     stmt_group(c, "stencil_chain", &[64, 128, 256, 512, 1024], &w::stencil_chain, false);
+    // The spec's three nest depths: O(N·M), never exponential in M.
+    stmt_group(c, "B12_if_dependents_m1", &[64, 256, 1024, 4096], &|n| w::if_dependents(n, 1), false);
     stmt_group(c, "B12_if_dependents_m8", &[64, 256, 1024, 4096], &|n| w::if_dependents(n, 8), false);
+    stmt_group(c, "B12_if_dependents_m32", &[64, 256, 1024, 4096], &|n| w::if_dependents(n, 32), false);
     pass_group(c, "B4_inline_chain", &[32, 64, 128, 256, 512], w::inline_chain, false);
     pass_group(c, "B6_root_chain", &[64, 128, 256, 512, 1024], w::root_chain, false);
     pass_group(c, "B6_root_chain_alloc", &[64, 128, 256], w::root_chain, true);

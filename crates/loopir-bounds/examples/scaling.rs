@@ -189,8 +189,14 @@ fn main() {
     });
     report("B9 many_calls", &[1024, 2048, 4096, 8192], |n| stmt(&w::many_calls, n, false));
     report("stencil_chain", &[256, 512, 1024, 2048], |n| stmt(&w::stencil_chain, n, false));
+    report("B12 if_dependents m=1", &[512, 1024, 2048, 4096], |n| {
+        stmt(&|k| w::if_dependents(k, 1), n, false)
+    });
     report("B12 if_dependents m=8", &[512, 1024, 2048, 4096], |n| {
         stmt(&|k| w::if_dependents(k, 8), n, false)
+    });
+    report("B12 if_dependents m=32", &[512, 1024, 2048, 4096], |n| {
+        stmt(&|k| w::if_dependents(k, 32), n, false)
     });
     report("B4 inline_chain", &[64, 128, 256, 512], |n| compute(w::inline_chain, n));
     report("B6 root_chain", &[128, 256, 512, 1024], |n| compute(w::root_chain, n));
