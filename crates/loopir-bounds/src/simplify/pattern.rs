@@ -154,6 +154,77 @@ pub(super) struct Rule {
     /// the simplifier, the rule applies when it comes back as `true`.
     proved: Option<Pat>,
     when: When,
+    /// The node kinds the pattern's root and first two operands accept, kept beside the
+    /// rule so that most rules are turned down without walking their pattern tree.
+    shape: Shape,
+}
+
+/// One bit per kind of node a pattern position can meet: a constant, a binary node of
+/// each operator, a `!`, a select, anything else.
+const CONST_BIT: u32 = 1;
+const NOT_BIT: u32 = 1 << 16;
+const SELECT_BIT: u32 = 1 << 17;
+const OTHER_BIT: u32 = 1 << 18;
+const ANY_BITS: u32 = u32::MAX;
+
+fn bin_bit(op: BinOp) -> u32 {
+    1 << (1 + op as u32)
+}
+
+/// The kinds of node a pattern accepts at its root, as [`shape_matches`] reads it.
+fn pat_bits(p: &Pat) -> u32 {
+    match p {
+        Pat::Wild(_) | Pat::Bool(_) | Pat::Neg(_) => ANY_BITS,
+        Pat::Const(_) | Pat::Lit(_) => CONST_BIT,
+        Pat::Bin(op, ..) => bin_bit(*op),
+        Pat::Not(_) => NOT_BIT,
+        Pat::Select(..) => SELECT_BIT,
+        Pat::Fold(_) | Pat::Operand(_) => 0,
+    }
+}
+
+/// The kind of `e`, as a bit of [`pat_bits`].
+fn expr_bit(e: &Expr) -> u32 {
+    if ir::is_const(e) {
+        return CONST_BIT;
+    }
+    match e.kind() {
+        ExprKind::Binary(op, ..) => bin_bit(*op),
+        ExprKind::Not(_) => NOT_BIT,
+        ExprKind::Select(..) => SELECT_BIT,
+        _ => OTHER_BIT,
+    }
+}
+
+/// Kinds at the root and at its first two operands (a necessary condition for
+/// [`shape_matches`]: a rule whose bits miss the expression's cannot match it).
+#[derive(Clone, Copy)]
+struct Shape([u32; 3]);
+
+impl Shape {
+    fn of_pat(p: &Pat) -> Shape {
+        let (first, second) = match p {
+            Pat::Bin(_, a, b) => (pat_bits(a), pat_bits(b)),
+            Pat::Not(a) => (pat_bits(a), ANY_BITS),
+            Pat::Select(c, t, _) => (pat_bits(c), pat_bits(t)),
+            _ => (ANY_BITS, ANY_BITS),
+        };
+        Shape([pat_bits(p), first, second])
+    }
+
+    fn of_expr(e: &Expr) -> Shape {
+        let (first, second) = match e.kind() {
+            ExprKind::Binary(_, a, b) => (expr_bit(a), expr_bit(b)),
+            ExprKind::Not(a) => (expr_bit(a), ANY_BITS),
+            ExprKind::Select(c, t, _) => (expr_bit(c), expr_bit(t)),
+            _ => (ANY_BITS, ANY_BITS),
+        };
+        Shape([expr_bit(e), first, second])
+    }
+
+    fn admits(&self, e: &Shape) -> bool {
+        (self.0[0] & e.0[0]) != 0 && (self.0[1] & e.0[1]) != 0 && (self.0[2] & e.0[2]) != 0
+    }
 }
 
 impl Rule {
@@ -165,8 +236,14 @@ impl Rule {
 
     /// As [`Rule::new`], for the types (and facts) `when` allows.
     pub fn when(lhs: &str, rhs: &str, guard: Option<Guard>, when: When) -> Option<Rule> {
-        let parsed =
-            parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule { lhs, rhs, guard, proved: None, when });
+        let parsed = parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule {
+            shape: Shape::of_pat(&lhs),
+            lhs,
+            rhs,
+            guard,
+            proved: None,
+            when,
+        });
         debug_assert!(parsed.is_some(), "malformed rule {lhs} -> {rhs}");
         parsed
     }
@@ -174,6 +251,7 @@ impl Rule {
     /// As [`Rule::when`], for a rule the reference guards with `can_prove(cond)`.
     pub fn proved(lhs: &str, rhs: &str, cond: &str, when: When) -> Option<Rule> {
         let parsed = parse(lhs).zip(parse(rhs)).zip(parse(cond)).map(|((lhs, rhs), cond)| Rule {
+            shape: Shape::of_pat(&lhs),
             lhs,
             rhs,
             guard: None,
@@ -199,10 +277,12 @@ pub(super) fn apply_in(
     context: &Context,
 ) -> Option<Expr> {
     let allowed = context.mask();
+    let shape = Shape::of_expr(e);
     for rule in rules {
         // Most rules fail on the shape of `e` alone: checking it first spares building
-        // and dropping bindings for them.
-        if rule.when.0 & !allowed != 0 || !shape_matches(&rule.lhs, e) {
+        // and dropping bindings for them, and checking the top of it first (bits kept in
+        // the rule) spares walking the pattern.
+        if rule.when.0 & !allowed != 0 || !rule.shape.admits(&shape) || !shape_matches(&rule.lhs, e) {
             continue;
         }
         let mut b = Bindings::default();
@@ -578,5 +658,64 @@ mod tests {
         assert!(parse("select(x, y)").is_none());
         assert!(parse("x + ").is_none());
         assert!(parse("q").is_none());
+    }
+
+    /// The bits kept in a rule only ever turn down expressions its pattern could not
+    /// match: every rule of every table, against expressions with every kind of node at
+    /// the root and at the first two operands.
+    #[test]
+    fn rule_shapes_never_turn_down_a_shape_match() {
+        use super::super::rule_tables as t;
+        let leaves = ["x", "3", "!b", "select(b, x, y)", "f(x)", "(int64)x", "x8(3)"];
+        let ops = ["+", "-", "*", "/", "%", "<", "<=", "==", "!=", "&&", "||"];
+        let mut operands: Vec<String> = leaves.iter().map(|l| l.to_string()).collect();
+        for op in ops {
+            operands.push(format!("(x {op} 3)"));
+            operands.push(format!("(3 {op} y)"));
+        }
+        for f in ["min", "max"] {
+            operands.push(format!("{f}(x, 3)"));
+            operands.push(format!("{f}(y, x + 1)"));
+        }
+        let mut exprs = Vec::new();
+        for a in &operands {
+            for b in &operands {
+                for op in ops {
+                    exprs.push(format!("{a} {op} {b}"));
+                }
+                exprs.push(format!("min({a}, {b})"));
+                exprs.push(format!("max({a}, {b})"));
+                exprs.push(format!("select(b, {a}, {b})"));
+            }
+            exprs.push(format!("!{a}"));
+        }
+        let tables = [
+            t::min_rules(),
+            t::max_rules(),
+            t::lt_rules(),
+            t::div_rules(),
+            t::add_rules(),
+            t::sub_rules(),
+            t::mul_rules(),
+            t::mod_rules(),
+            t::eq_rules(),
+            t::not_rules(),
+            t::and_rules(),
+            t::or_rules(),
+        ];
+        let (mut parsed, mut matched) = (0, 0);
+        for text in &exprs {
+            // Operands of mismatched types do not parse; they are not needed here.
+            let Ok(e) = loopir::parse_expr(text) else { continue };
+            parsed += 1;
+            let shape = Shape::of_expr(&e);
+            for rule in tables.iter().flat_map(|t| t.iter()) {
+                if shape_matches(&rule.lhs, &e) {
+                    matched += 1;
+                    assert!(rule.shape.admits(&shape), "{text} against {:?}", rule.lhs);
+                }
+            }
+        }
+        assert!(parsed > 5000 && matched > 20_000, "{parsed} expressions, {matched} shape matches");
     }
 }
