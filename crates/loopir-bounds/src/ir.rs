@@ -393,12 +393,13 @@ pub fn equal(a: &Expr, b: &Expr) -> bool {
     if a.same_as(b) {
         return true;
     }
-    if a.ty() != b.ty() || hashes_differ(a, b) {
-        return false;
-    }
-    // Most comparisons are of a few nodes: compare those as trees, without a table.
+    // Most comparisons are of a few nodes, or differ at the root: compare those as trees
+    // directly (hashing them would walk and record every node of both, the larger cost).
     if let Some(r) = small_eq(a, b, &mut 64) {
         return r;
+    }
+    if hashes_differ(a, b) {
+        return false;
     }
     let mut done = FxHashSet::default();
     eq_rec(a, b, &mut done)
