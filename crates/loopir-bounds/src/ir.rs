@@ -304,10 +304,11 @@ pub(crate) fn any_node(e: &Expr, found: impl Fn(&Expr) -> bool) -> bool {
     false
 }
 
-/// Per-node structural hashes, owned by a [`crate::Ctx`] and installed for the duration
+/// Per-node structural hashes (each entry pins its node's address, see [`loopir::ExprAddress`]),
+/// owned by a [`crate::Ctx`] and installed for the duration
 /// of an analysis (see [`HashScope`]): with them, structurally different expressions are
 /// told apart in O(1) amortised instead of by walking them.
-pub(crate) type HashCache = loopir::address_map::AddressMap<*const ExprNode, (Expr, u64)>;
+pub(crate) type HashCache = loopir::address_map::AddressMap<*const ExprNode, (loopir::ExprAddress, u64)>;
 
 thread_local! {
     static HASHES: RefCell<Option<Rc<RefCell<HashCache>>>> = const { RefCell::new(None) };
@@ -370,7 +371,7 @@ fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
     let h = hasher.finish();
     // A leaf is hashed as fast as it is looked up.
     if !e.is_leaf() {
-        cache.insert(e.as_ptr(), (e.clone(), h));
+        cache.insert(e.as_ptr(), (e.address(), h));
     }
     h
 }
