@@ -304,10 +304,10 @@ pub(crate) fn any_node(e: &Expr, found: impl Fn(&Expr) -> bool) -> bool {
     false
 }
 
-/// Per-node structural hashes (each entry pins its node's address, see [`loopir::ExprAddress`]),
-/// owned by a [`crate::Ctx`] and installed for the duration
+/// Per-node structural hashes, owned by a [`crate::Ctx`] and installed for the duration
 /// of an analysis (see [`HashScope`]): with them, structurally different expressions are
-/// told apart in O(1) amortised instead of by walking them.
+/// told apart in O(1) amortised instead of by walking them. Each entry pins its node's
+/// address ([`loopir::ExprAddress`]) without counting as a handle.
 pub(crate) type HashCache = loopir::address_map::AddressMap<*const ExprNode, (loopir::ExprAddress, u64)>;
 
 thread_local! {
