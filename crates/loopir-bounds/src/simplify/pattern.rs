@@ -17,6 +17,8 @@
 //! Rules are tried in order and the first that matches (and whose condition holds)
 //! wins, as in the reference's rule lists.
 
+use std::sync::OnceLock;
+
 use loopir::equality::with_stack;
 use loopir::{BinOp, Expr, ExprKind, Type};
 
@@ -160,12 +162,16 @@ pub(super) struct Rule {
 }
 
 /// One bit per kind of node a pattern position can meet: a constant, a binary node of
-/// each operator, a `!`, a select, anything else.
+/// each operator, a `!`, a select, anything else, and no node at all (an operand the
+/// expression does not have).
 const CONST_BIT: u32 = 1;
 const NOT_BIT: u32 = 1 << 16;
 const SELECT_BIT: u32 = 1 << 17;
 const OTHER_BIT: u32 = 1 << 18;
+const NONE_BIT: u32 = 1 << 19;
 const ANY_BITS: u32 = u32::MAX;
+/// How many kinds there are (the bits above).
+const KINDS: usize = 20;
 
 fn bin_bit(op: BinOp) -> u32 {
     1 << (1 + op as u32)
@@ -215,15 +221,58 @@ impl Shape {
     fn of_expr(e: &Expr) -> Shape {
         let (first, second) = match e.kind() {
             ExprKind::Binary(_, a, b) => (expr_bit(a), expr_bit(b)),
-            ExprKind::Not(a) => (expr_bit(a), ANY_BITS),
+            ExprKind::Not(a) => (expr_bit(a), NONE_BIT),
             ExprKind::Select(c, t, _) => (expr_bit(c), expr_bit(t)),
-            _ => (ANY_BITS, ANY_BITS),
+            _ => (NONE_BIT, NONE_BIT),
         };
         Shape([expr_bit(e), first, second])
     }
 
+    /// Where an expression's shape (one bit per position) is filed in a [`RuleTable`].
+    fn slot(&self) -> usize {
+        self.0[1].trailing_zeros() as usize * KINDS + self.0[2].trailing_zeros() as usize
+    }
+
     fn admits(&self, e: &Shape) -> bool {
         (self.0[0] & e.0[0]) != 0 && (self.0[1] & e.0[1]) != 0 && (self.0[2] & e.0[2]) != 0
+    }
+}
+
+/// A list of rules in the reference's order, with, per kind of the first two operands
+/// of an expression, the rules that can match it (worked out on first use): a rewrite
+/// looks at a handful of rules instead of scanning the list.
+pub(super) struct RuleTable {
+    rules: Vec<Rule>,
+    by_operands: Box<[OnceLock<Box<[u32]>>]>,
+}
+
+impl From<Vec<Rule>> for RuleTable {
+    fn from(rules: Vec<Rule>) -> RuleTable {
+        RuleTable { rules, by_operands: (0..KINDS * KINDS).map(|_| OnceLock::new()).collect() }
+    }
+}
+
+impl RuleTable {
+    /// The rules, in order.
+    #[cfg(test)]
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// The rules whose operand kinds admit `shape`'s, in order.
+    fn candidates(&self, shape: &Shape) -> impl Iterator<Item = &Rule> {
+        let slot = shape.slot();
+        let indices = match self.by_operands.get(slot) {
+            Some(cell) => &cell.get_or_init(|| {
+                let operands = Shape([ANY_BITS, shape.0[1], shape.0[2]]);
+                (0..self.rules.len())
+                    .filter(|&i| self.rules[i].shape.admits(&operands))
+                    .filter_map(|i| u32::try_from(i).ok())
+                    .collect()
+            })[..],
+            None => &[][..],
+        };
+        indices.iter().filter_map(|&i| self.rules.get(i as usize))
     }
 }
 
@@ -264,7 +313,7 @@ impl Rule {
 }
 
 /// The first rule of `rules` that rewrites `e`, applied.
-pub(super) fn apply(s: &mut Simplifier<'_, '_, '_>, rules: &[Rule], e: &Expr) -> Option<Expr> {
+pub(super) fn apply(s: &mut Simplifier<'_, '_, '_>, rules: &RuleTable, e: &Expr) -> Option<Expr> {
     let context = Context { ty: e.ty(), denominator_non_zero: false };
     apply_in(s, rules, e, &context)
 }
@@ -272,13 +321,13 @@ pub(super) fn apply(s: &mut Simplifier<'_, '_, '_>, rules: &[Rule], e: &Expr) ->
 /// As [`apply`], with the rules' type flags checked against `context`.
 pub(super) fn apply_in(
     s: &mut Simplifier<'_, '_, '_>,
-    rules: &[Rule],
+    rules: &RuleTable,
     e: &Expr,
     context: &Context,
 ) -> Option<Expr> {
     let allowed = context.mask();
     let shape = Shape::of_expr(e);
-    for rule in rules {
+    for rule in rules.candidates(&shape) {
         // Most rules fail on the shape of `e` alone: checking it first spares building
         // and dropping bindings for them, and checking the top of it first (bits kept in
         // the rule) spares walking the pattern.
@@ -660,9 +709,9 @@ mod tests {
         assert!(parse("q").is_none());
     }
 
-    /// The bits kept in a rule only ever turn down expressions its pattern could not
-    /// match: every rule of every table, against expressions with every kind of node at
-    /// the root and at the first two operands.
+    /// The bits kept in a rule, and the candidates a table files by them, only ever turn
+    /// down expressions the rule's pattern could not match: every rule of every table,
+    /// against expressions with every kind of node at the root and the first two operands.
     #[test]
     fn rule_shapes_never_turn_down_a_shape_match() {
         use super::super::rule_tables as t;
@@ -709,11 +758,24 @@ mod tests {
             let Ok(e) = loopir::parse_expr(text) else { continue };
             parsed += 1;
             let shape = Shape::of_expr(&e);
-            for rule in tables.iter().flat_map(|t| t.iter()) {
-                if shape_matches(&rule.lhs, &e) {
-                    matched += 1;
-                    assert!(rule.shape.admits(&shape), "{text} against {:?}", rule.lhs);
+            for table in tables {
+                // A table's candidates for `e` are every rule whose pattern can match it,
+                // in the table's order.
+                let candidates: Vec<*const Rule> =
+                    table.candidates(&shape).map(|r| r as *const Rule).collect();
+                let mut at = 0;
+                for rule in table.rules() {
+                    let listed = candidates.get(at) == Some(&(rule as *const Rule));
+                    if listed {
+                        at += 1;
+                    }
+                    if shape_matches(&rule.lhs, &e) {
+                        matched += 1;
+                        assert!(rule.shape.admits(&shape), "{text} against {:?}", rule.lhs);
+                        assert!(listed, "{text}: {:?} is not a candidate", rule.lhs);
+                    }
                 }
+                assert_eq!(at, candidates.len(), "{text}: candidates out of order");
             }
         }
         assert!(parsed > 5000 && matched > 20_000, "{parsed} expressions, {matched} shape matches");

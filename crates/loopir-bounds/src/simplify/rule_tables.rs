@@ -5,12 +5,12 @@
 
 use std::sync::OnceLock;
 
-use super::pattern::{Rule, When, fits, rem};
+use super::pattern::{Rule, RuleTable, When, fits, rem};
 use crate::ir;
 
 /// The reference's min rules, in its order.
-pub(super) fn min_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn min_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("min(x, x)", "a", None, When::ALWAYS),
@@ -429,13 +429,14 @@ pub(super) fn min_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's max rules, in its order.
-pub(super) fn max_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn max_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("max(x, x)", "a", None, When::ALWAYS),
@@ -829,13 +830,14 @@ pub(super) fn max_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's rules for `<`, in its order.
-pub(super) fn lt_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn lt_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("c0 < c1", "fold(c0 < c1)", None, When::ALWAYS),
@@ -1751,13 +1753,14 @@ pub(super) fn lt_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's division rules, in its order (those that need alignment facts, which the simplifier does not track, are left out).
-pub(super) fn div_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn div_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("x/1", "a", None, When::ALWAYS),
@@ -2049,13 +2052,14 @@ pub(super) fn div_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's Add rules, in its order.
-pub(super) fn add_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn add_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("x + 0", "a", None, When::ALWAYS),
@@ -2340,13 +2344,14 @@ pub(super) fn add_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's Sub rules, in its order.
-pub(super) fn sub_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn sub_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("x - 0", "a", None, When::ALWAYS),
@@ -3191,14 +3196,15 @@ pub(super) fn sub_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's Mul rules, in its order. Its quadratic rules for types that wrap
 /// (`!no_overflow`, used in random number generation) are left out.
-pub(super) fn mul_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn mul_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("0*x", "a", None, When::ALWAYS),
@@ -3231,13 +3237,14 @@ pub(super) fn mul_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's Mod rules, in its order (its `-y` written `0 - y`, which is what it builds).
-pub(super) fn mod_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn mod_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("c0 % c1", "fold(c0 % c1)", None, When::ALWAYS),
@@ -3291,13 +3298,14 @@ pub(super) fn mod_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's EQ rules for non-boolean operands, in its order.
-pub(super) fn eq_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn eq_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("x == x", "true", None, When::ALWAYS),
@@ -3688,13 +3696,14 @@ pub(super) fn eq_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's Not rules that re-simplify (after its direct flips of comparisons), in its order.
-pub(super) fn not_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn not_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("!(!x && y)", "x || !y", None, When::ALWAYS),
@@ -3704,13 +3713,14 @@ pub(super) fn not_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's And rules, in its order.
-pub(super) fn and_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn and_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("x && false", "false", None, When::ALWAYS),
@@ -3939,13 +3949,14 @@ pub(super) fn and_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }
 
 /// The reference's Or rules, in its order.
-pub(super) fn or_rules() -> &'static [Rule] {
-    static RULES: OnceLock<Vec<Rule>> = OnceLock::new();
+pub(super) fn or_rules() -> &'static RuleTable {
+    static RULES: OnceLock<RuleTable> = OnceLock::new();
     RULES.get_or_init(|| {
         [
             Rule::when("x || true", "true", None, When::ALWAYS),
@@ -4170,6 +4181,7 @@ pub(super) fn or_rules() -> &'static [Rule] {
         ]
         .into_iter()
         .flatten()
-        .collect()
+        .collect::<Vec<Rule>>()
+        .into()
     })
 }

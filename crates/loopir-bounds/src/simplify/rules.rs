@@ -549,9 +549,9 @@ impl Simplifier<'_, '_, '_> {
 
 /// The reference's select rules, in its order.
 struct SelectRules {
-    general: Vec<Rule>,
-    no_overflow_int: Vec<Rule>,
-    boolean: Vec<Rule>,
+    general: pattern::RuleTable,
+    no_overflow_int: pattern::RuleTable,
+    boolean: pattern::RuleTable,
 }
 
 fn select_rules() -> &'static SelectRules {
@@ -716,6 +716,8 @@ fn select_rules() -> &'static SelectRules {
         .into_iter()
         .flatten()
         .collect();
+        let tables: [Vec<Rule>; 3] = [general, no_overflow_int, boolean];
+        let [general, no_overflow_int, boolean] = tables.map(pattern::RuleTable::from);
         SelectRules { general, no_overflow_int, boolean }
     })
 }
