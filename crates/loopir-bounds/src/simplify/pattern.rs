@@ -202,39 +202,57 @@ fn expr_bit(e: &Expr) -> u32 {
     }
 }
 
-/// Kinds at the root and at its first two operands (a necessary condition for
-/// [`shape_matches`]: a rule whose bits miss the expression's cannot match it).
+/// Kinds at the root, at its first two operands, and at their first two operands each
+/// (a necessary condition for [`shape_matches`]: a rule whose bits miss the expression's
+/// cannot match it). A select's operands here are its condition and true value.
 #[derive(Clone, Copy)]
-struct Shape([u32; 3]);
+struct Shape([u32; 7]);
+
+/// The first two operands of a pattern node, where it has them.
+fn pat_operands(p: &Pat) -> [Option<&Pat>; 2] {
+    match p {
+        Pat::Bin(_, a, b) => [Some(a), Some(b)],
+        Pat::Not(a) => [Some(a), None],
+        Pat::Select(c, t, _) => [Some(c), Some(t)],
+        _ => [None, None],
+    }
+}
+
+/// The first two operands of an expression node, for the kinds [`Shape`] compares.
+fn expr_operands(e: &Expr) -> [Option<&Expr>; 2] {
+    match e.kind() {
+        ExprKind::Binary(_, a, b) => [Some(a), Some(b)],
+        ExprKind::Not(a) => [Some(a), None],
+        ExprKind::Select(c, t, _) => [Some(c), Some(t)],
+        _ => [None, None],
+    }
+}
 
 impl Shape {
     fn of_pat(p: &Pat) -> Shape {
-        let (first, second) = match p {
-            Pat::Bin(_, a, b) => (pat_bits(a), pat_bits(b)),
-            Pat::Not(a) => (pat_bits(a), ANY_BITS),
-            Pat::Select(c, t, _) => (pat_bits(c), pat_bits(t)),
-            _ => (ANY_BITS, ANY_BITS),
-        };
-        Shape([pat_bits(p), first, second])
+        // A position the pattern does not constrain accepts anything.
+        let bits = |q: Option<&Pat>| q.map_or(ANY_BITS, pat_bits);
+        let [a, b] = pat_operands(p);
+        let [aa, ab] = a.map_or([None, None], pat_operands);
+        let [ba, bb] = b.map_or([None, None], pat_operands);
+        Shape([pat_bits(p), bits(a), bits(b), bits(aa), bits(ab), bits(ba), bits(bb)])
     }
 
     fn of_expr(e: &Expr) -> Shape {
-        let (first, second) = match e.kind() {
-            ExprKind::Binary(_, a, b) => (expr_bit(a), expr_bit(b)),
-            ExprKind::Not(a) => (expr_bit(a), NONE_BIT),
-            ExprKind::Select(c, t, _) => (expr_bit(c), expr_bit(t)),
-            _ => (NONE_BIT, NONE_BIT),
-        };
-        Shape([expr_bit(e), first, second])
+        let bit = |x: Option<&Expr>| x.map_or(NONE_BIT, expr_bit);
+        let [a, b] = expr_operands(e);
+        let [aa, ab] = a.map_or([None, None], expr_operands);
+        let [ba, bb] = b.map_or([None, None], expr_operands);
+        Shape([expr_bit(e), bit(a), bit(b), bit(aa), bit(ab), bit(ba), bit(bb)])
+    }
+
+    fn admits(&self, e: &Shape) -> bool {
+        self.0.iter().zip(&e.0).all(|(r, x)| r & x != 0)
     }
 
     /// Where an expression's shape (one bit per position) is filed in a [`RuleTable`].
     fn slot(&self) -> usize {
         self.0[1].trailing_zeros() as usize * KINDS + self.0[2].trailing_zeros() as usize
-    }
-
-    fn admits(&self, e: &Shape) -> bool {
-        (self.0[0] & e.0[0]) != 0 && (self.0[1] & e.0[1]) != 0 && (self.0[2] & e.0[2]) != 0
     }
 }
 
@@ -264,7 +282,9 @@ impl RuleTable {
         let slot = shape.slot();
         let indices = match self.by_operands.get(slot) {
             Some(cell) => &cell.get_or_init(|| {
-                let operands = Shape([ANY_BITS, shape.0[1], shape.0[2]]);
+                let mut operands = Shape([ANY_BITS; 7]);
+                operands.0[1] = shape.0[1];
+                operands.0[2] = shape.0[2];
                 (0..self.rules.len())
                     .filter(|&i| self.rules[i].shape.admits(&operands))
                     .filter_map(|i| u32::try_from(i).ok())
