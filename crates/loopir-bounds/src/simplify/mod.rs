@@ -248,6 +248,11 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         if !(ty.is_int() || ty.is_uint()) {
             return ConstantInterval::everything();
         }
+        // A constant or variable is answered faster than looked up (at most two name
+        // lookups), and keeping leaves out keeps the table small.
+        if e.is_leaf() {
+            return self.compute_bounds(e).intersect(&ConstantInterval::bounds_of_type(ty));
+        }
         let key = (e.as_ptr(), self.epoch);
         if let Some((_, ci)) = self.info.get(&key) {
             return *ci;
