@@ -43,34 +43,36 @@ pub(super) enum Pat {
     Neg(usize),
 }
 
-/// What the names of a rule matched.
+/// What the names of a rule matched: parts of the expression being rewritten, borrowed
+/// (most candidate rules fail, and a handle per name would cost a reference-count
+/// increment and decrement each).
 #[derive(Default)]
-pub(super) struct Bindings {
-    wild: [Option<Expr>; 6],
-    constant: [Option<Expr>; 5],
+pub(super) struct Bindings<'e> {
+    wild: [Option<&'e Expr>; 6],
+    constant: [Option<&'e Expr>; 5],
 }
 
-impl Bindings {
+impl<'e> Bindings<'e> {
     /// The integer value of constant `ci` (0 if unbound or not an integer).
     pub fn c(&self, i: usize) -> i128 {
-        self.constant.get(i).and_then(Option::as_ref).and_then(ir::as_const_i128).unwrap_or(0)
+        self.constant.get(i).copied().flatten().and_then(ir::as_const_i128).unwrap_or(0)
     }
 
     /// Whether constant `ci` is the smallest value of its type.
     pub fn is_type_min(&self, i: usize) -> bool {
-        let c = self.constant.get(i).and_then(Option::as_ref);
+        let c = self.constant.get(i).copied().flatten();
         c.is_some_and(|c| ir::type_min(c.ty()).is_some_and(|m| ir::equal(&m, c)))
     }
 
     /// Whether constant `ci` is the largest value of its type.
     pub fn is_type_max(&self, i: usize) -> bool {
-        let c = self.constant.get(i).and_then(Option::as_ref);
+        let c = self.constant.get(i).copied().flatten();
         c.is_some_and(|c| ir::type_max(c.ty()).is_some_and(|m| ir::equal(&m, c)))
     }
 
     /// What wildcard `i` (`x` = 0, `y` = 1, ...) matched.
-    pub fn wild(&self, i: usize) -> Option<&Expr> {
-        self.wild.get(i).and_then(Option::as_ref)
+    pub fn wild(&self, i: usize) -> Option<&'e Expr> {
+        self.wild.get(i).copied().flatten()
     }
 }
 
@@ -415,12 +417,12 @@ fn is_negation(e: &Expr, bound: &Expr) -> bool {
     }
 }
 
-fn matches(p: &Pat, e: &Expr, b: &mut Bindings) -> bool {
+fn matches<'e>(p: &Pat, e: &'e Expr, b: &mut Bindings<'e>) -> bool {
     match p {
-        Pat::Wild(i) => match &b.wild[*i] {
+        Pat::Wild(i) => match b.wild[*i] {
             Some(bound) => ir::equal(bound, e),
             None => {
-                b.wild[*i] = Some(e.clone());
+                b.wild[*i] = Some(e);
                 true
             }
         },
@@ -428,10 +430,10 @@ fn matches(p: &Pat, e: &Expr, b: &mut Bindings) -> bool {
             if !e.ty().is_scalar() || !ir::is_const(e) {
                 return false;
             }
-            match &b.constant[*i] {
+            match b.constant[*i] {
                 Some(bound) => ir::equal(bound, e),
                 None => {
-                    b.constant[*i] = Some(e.clone());
+                    b.constant[*i] = Some(e);
                     true
                 }
             }
@@ -456,7 +458,7 @@ fn matches(p: &Pat, e: &Expr, b: &mut Bindings) -> bool {
             _ => false,
         },
         // The reference requires the name to be bound already (it comes first).
-        Pat::Neg(i) => b.wild[*i].as_ref().is_some_and(|bound| is_negation(e, bound)),
+        Pat::Neg(i) => b.wild[*i].is_some_and(|bound| is_negation(e, bound)),
         Pat::Fold(_) | Pat::Operand(_) => false,
     }
 }
@@ -464,8 +466,8 @@ fn matches(p: &Pat, e: &Expr, b: &mut Bindings) -> bool {
 /// The type a template produces, when a name in it fixes one.
 fn type_of(p: &Pat, b: &Bindings) -> Option<Type> {
     match p {
-        Pat::Wild(i) => b.wild[*i].as_ref().map(Expr::ty),
-        Pat::Const(i) => b.constant[*i].as_ref().map(Expr::ty),
+        Pat::Wild(i) => b.wild[*i].map(Expr::ty),
+        Pat::Const(i) => b.constant[*i].map(Expr::ty),
         Pat::Lit(_) | Pat::Operand(_) => None,
         Pat::Neg(_) => Some(Type::BOOL),
         Pat::Bool(_) | Pat::Not(_) => Some(Type::BOOL),
@@ -495,13 +497,13 @@ fn build_node(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, root: &Expr
     let go = |s: &mut Simplifier<'_, '_, '_>, p: &Pat, want: Type| build(s, p, b, root, want);
     match p {
         Pat::Operand(i) => root.children().get(*i).map_or_else(|| root.clone(), |c| (*c).clone()),
-        Pat::Wild(i) => b.wild[*i].clone().unwrap_or_else(|| ir::zero(want)),
-        Pat::Const(i) => b.constant[*i].clone().unwrap_or_else(|| ir::zero(want)),
+        Pat::Wild(i) => b.wild[*i].cloned().unwrap_or_else(|| ir::zero(want)),
+        Pat::Const(i) => b.constant[*i].cloned().unwrap_or_else(|| ir::zero(want)),
         Pat::Lit(v) => ir::make_const(want, i128::from(*v)),
         Pat::Bool(v) => ir::make_bool(*v, want.lanes()),
         Pat::Fold(x) => go(s, x, want),
         Pat::Neg(i) => {
-            let x = b.wild[*i].clone().unwrap_or_else(|| ir::make_bool(true, want.lanes()));
+            let x = b.wild[*i].cloned().unwrap_or_else(|| ir::make_bool(true, want.lanes()));
             s.not(x)
         }
         Pat::Not(x) => {
