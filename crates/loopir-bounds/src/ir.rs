@@ -377,6 +377,16 @@ fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
 }
 
 /// Whether the installed hash cache (if any) shows `a` and `b` to differ.
+/// The hashes already recorded for `a` and `b` (nothing is computed).
+fn recorded_hashes(a: &Expr, b: &Expr) -> (Option<u64>, Option<u64>) {
+    HASHES.with(|h| {
+        let installed = h.borrow();
+        let Some(cache) = installed.as_ref() else { return (None, None) };
+        let Ok(cache) = cache.try_borrow() else { return (None, None) };
+        (cache.get(&a.as_ptr()).map(|(_, h)| *h), cache.get(&b.as_ptr()).map(|(_, h)| *h))
+    })
+}
+
 fn hashes_differ(a: &Expr, b: &Expr) -> bool {
     HASHES.with(|h| {
         let installed = h.borrow();
@@ -394,13 +404,26 @@ pub fn equal(a: &Expr, b: &Expr) -> bool {
     if a.same_as(b) {
         return true;
     }
-    // Most comparisons are of a few nodes, or differ at the root: compare those as trees
-    // directly (hashing them would walk and record every node of both, the larger cost).
-    if let Some(r) = small_eq(a, b, &mut 64) {
-        return r;
-    }
-    if hashes_differ(a, b) {
+    if a.ty() != b.ty() {
         return false;
+    }
+    // A recorded hash marks a tree that was too large to compare directly (or a part of
+    // one): with either side recorded, compare hashes (recording the other), which tells
+    // large different trees apart at once.
+    match recorded_hashes(a, b) {
+        (Some(ha), Some(hb)) if ha != hb => return false,
+        (Some(_), None) | (None, Some(_)) if hashes_differ(a, b) => return false,
+        (None, None) => {
+            // Most comparisons are of a few nodes, or differ near the root: compare those
+            // as trees directly (hashing them would walk and record every node of both).
+            if let Some(r) = small_eq(a, b, &mut 4) {
+                return r;
+            }
+            if hashes_differ(a, b) {
+                return false;
+            }
+        }
+        _ => {}
     }
     let mut done = FxHashSet::default();
     eq_rec(a, b, &mut done)
