@@ -404,8 +404,13 @@ pub fn equal(a: &Expr, b: &Expr) -> bool {
     if a.same_as(b) {
         return true;
     }
-    if a.ty() != b.ty() {
+    // Most comparisons are settled at the root (different kinds, operators, names or
+    // values; or two equal leaves), before any table is consulted.
+    if a.ty() != b.ty() || !shallow_eq(a.kind(), b.kind()) {
         return false;
+    }
+    if a.is_leaf() {
+        return true;
     }
     // A recorded hash marks a tree that was too large to compare directly (or a part of
     // one): with either side recorded, compare hashes (recording the other), which tells
