@@ -131,6 +131,25 @@ fn stmt<'a>(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> R
     })
 }
 
+/// A walk of B2's chain that records every expression node in a table keyed by address
+/// (the shape of the analyses' per-node caches), with the table's hasher `S`: the
+/// measurement behind `loopir::address_map`.
+fn table_walk<'a, S: std::hash::BuildHasher + Default + 'a>(n: usize) -> Run<'a> {
+    struct Record<S>(std::collections::HashMap<*const loopir::ExprNode, loopir::Expr, S>);
+    impl<S: std::hash::BuildHasher> loopir::visit::Visitor for Record<S> {
+        fn visit_expr(&mut self, e: &loopir::Expr) {
+            self.0.insert(e.as_ptr(), e.clone());
+            loopir::visit::walk_expr(self, e)
+        }
+    }
+    let s = w::let_chain_stmt(n);
+    timed(move || {
+        let mut r = Record(std::collections::HashMap::<_, _, S>::default());
+        loopir::visit::Visitor::visit_stmt(&mut r, &s);
+        r.0.len()
+    })
+}
+
 /// B14's checked-in inputs.
 fn pyramid(levels: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
     w::truncated_pyramid(
@@ -184,6 +203,10 @@ fn main() {
     report("B10 horner", &[250, 500, 1000, 2000], |n| expr(w::horner, &p, n, false));
     report("B11 bitwise_chain", &[256, 512, 1024, 2048], |n| expr(w::bitwise_chain, &x10, n, true));
     report("B2 let_chain_stmt", &[8192, 16384, 32768, 65536], |n| stmt(&w::let_chain_stmt, n, true));
+    report("table walk, FxHashMap", &[8192, 16384, 32768, 65536], table_walk::<rustc_hash::FxBuildHasher>);
+    report("table walk, AddressMap", &[8192, 16384, 32768, 65536], |n| {
+        table_walk::<std::hash::BuildHasherDefault<loopir::address_map::AddressHasher>>(n)
+    });
     report("B2b let_chain_stmt_wide", &[8192, 16384, 32768, 65536], |n| {
         stmt(&w::let_chain_stmt_wide, n, true)
     });

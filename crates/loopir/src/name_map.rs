@@ -11,6 +11,8 @@
 
 use std::hash::{BuildHasherDefault, Hasher};
 
+use crate::address_map::{bucket_and_tag, mix};
+
 /// A hasher for names (any key hashed as bytes; see the module docs).
 #[derive(Default, Clone, Copy)]
 pub struct NameHasher {
@@ -20,15 +22,9 @@ pub struct NameHasher {
     number: u64,
     /// The digit run being read.
     run: u64,
-    /// Bytes after the name (`str`'s 0xff terminator, fields of composite keys).
+    /// Bytes after the name (`str`'s 0xff terminator).
     tail: u64,
 }
-
-/// The multiplier of rustc-hash (an odd constant with well-spread bits).
-const K: u64 = 0xf135_7aea_2e62_a9c5;
-
-/// The bits of the hash that select the bucket (all but hashbrown's 7-bit tag).
-const BUCKET_BITS: u64 = (1 << 57) - 1;
 
 /// How far apart the buckets of `a<i>.<j>` and `a<i+1>.<j>` are: well past the counters
 /// of one level, so that two counters in a name do not collide for small values.
@@ -53,7 +49,7 @@ impl Hasher for NameHasher {
                     self.end_run();
                     in_run = false;
                 }
-                self.stem = (self.stem.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+                self.stem = mix(self.stem, u64::from(b));
             }
         }
         if in_run {
@@ -63,19 +59,21 @@ impl Hasher for NameHasher {
 
     fn write_u8(&mut self, b: u8) {
         // `str`'s hash ends with a 0xff byte; it only goes into the tag.
-        self.tail = (self.tail.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        self.tail = mix(self.tail, u64::from(b));
+    }
+
+    /// An integer field of a composite key (`(name, index)`) counts like a counter.
+    fn write_u64(&mut self, x: u64) {
+        self.run = x;
+        self.end_run();
     }
 
     fn write_u32(&mut self, x: u32) {
-        self.write(&x.to_le_bytes());
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.write(&x.to_le_bytes());
+        self.write_u64(u64::from(x));
     }
 
     fn write_usize(&mut self, x: usize) {
-        self.write(&x.to_le_bytes());
+        self.write_u64(x as u64);
     }
 
     fn finish(&self) -> u64 {
@@ -85,8 +83,7 @@ impl Hasher for NameHasher {
         let bucket = self.stem.wrapping_add(self.number.wrapping_mul(3));
         // Names with the same stem and counters in other places (`a1b`, `ab1`) share
         // bucket and tag; they are rare, and equality still tells them apart.
-        let tag = (self.stem ^ self.number.wrapping_mul(K) ^ self.tail).wrapping_mul(K);
-        (tag & !BUCKET_BITS) | (bucket & BUCKET_BITS)
+        bucket_and_tag(bucket, mix(self.stem ^ self.tail, self.number))
     }
 }
 
@@ -97,6 +94,8 @@ pub type NameMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<Name
 mod tests {
     use super::*;
     use std::hash::BuildHasher;
+
+    use crate::address_map::BUCKET_BITS;
 
     fn hash(s: &str) -> u64 {
         BuildHasherDefault::<NameHasher>::default().hash_one(s)
@@ -113,6 +112,14 @@ mod tests {
     fn tags_tell_neighbours_apart() {
         let tags: std::collections::HashSet<u64> = (0..64).map(|i| hash(&format!("t{i}")) >> 57).collect();
         assert!(tags.len() > 32, "{} distinct tags", tags.len());
+    }
+
+    #[test]
+    fn integer_fields_count_like_counters() {
+        let b = BuildHasherDefault::<NameHasher>::default();
+        let (a, c) = (b.hash_one(("f", 1u32)), b.hash_one(("f", 2u32)));
+        assert_eq!((c & BUCKET_BITS) - (a & BUCKET_BITS), 3);
+        assert_ne!(a >> 57, c >> 57);
     }
 
     #[test]
