@@ -9,10 +9,11 @@
 //! **Guarantees**: for each realize, outermost first, the touched box of `f` in the
 //! realize's *original* body (before inner realizes got their own lets), cut down to the
 //! statements relevant to `f` as the reference cuts it, is computed with an empty scope,
-//! Halide's overflow-to-zero rule, and calls and provides merged (calls first). A realize of a Func that nothing touches is dropped (its body kept). Per
-//! dimension, from the first (so the last prints first), the realize is wrapped in the
-//! explicit-bound asserts, then `extent_realized`, `min_realized`, `max_realized` lets.
-//! Ends are CSE'd and simplified; an unbounded end is an error. Every
+//! Halide's overflow-to-zero rule, and calls and provides merged (calls first). A realize
+//! of a Func that nothing touches is dropped (its body kept). Per dimension, from the
+//! first (so the last prints first), the realize is wrapped in the explicit-bound asserts,
+//! then `extent_realized`, `min_realized`, `max_realized` lets. Ends are CSE'd and
+//! simplified; an unbounded end is an error. Every
 //! `declare_box_touched(...)` statement becomes `0`.
 
 use loopir::mutate::{Mutator, walk_stmt};

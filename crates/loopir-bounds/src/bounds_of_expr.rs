@@ -121,9 +121,9 @@ pub struct BoundsOfExpr<'c, 'p> {
     scope: Scope<'p, Interval>,
     func_bounds: &'p FuncValueBounds,
     const_bound: bool,
-    memo: loopir::address_map::AddressMap<MemoKey, (Expr, Interval)>,
+    memo: AddressMap<MemoKey, (Expr, Interval)>,
     simp: Simplifier<'c, 'static, 'static>,
-    exact: loopir::address_map::AddressMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
+    exact: AddressMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
 }
 
 /// Which end of an interval a rule is building.
@@ -1341,7 +1341,7 @@ fn fits_in(c: &Expr, to: Type) -> bool {
 /// (the answer depends on the expression alone).
 fn exact_range(
     e: &Expr,
-    memo: &mut loopir::address_map::AddressMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
+    memo: &mut AddressMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
 ) -> Option<crate::ConstantInterval> {
     use crate::ConstantInterval as CI;
     if let Some((_, r)) = memo.get(&e.as_ptr()) {

@@ -46,8 +46,9 @@
 //! interval rules of new nodes.
 
 use indexmap::IndexMap;
+use loopir::address_map::{AddressMap, AddressSet};
 use loopir::equality::with_stack;
-use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
+use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Name, Stmt, StmtKind};
 
 use crate::solve::{solve_expression, solve_if_then_else};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -342,7 +343,7 @@ struct Walker<'c, 'p> {
     unreachable: bool,
     collect_calls: bool,
     /// (node, binding ids of its free variables, context) already walked.
-    visited: loopir::address_map::AddressSet<(usize, u64, u64)>,
+    visited: AddressSet<(usize, u64, u64)>,
     /// Identifies the map being filled; a node visited for another map is revisited.
     context: u64,
     next_context: u64,
@@ -354,12 +355,12 @@ struct Walker<'c, 'p> {
 /// (a shared sub-expression counts at every use), saturating at `limit`. Memoised per
 /// node, so the cost is O(DAG size) however much the tree repeats itself.
 fn var_refs(e: &Expr, limit: usize) -> usize {
-    fn go(e: &Expr, limit: usize, memo: &mut FxHashMap<usize, usize>) -> usize {
+    fn go(e: &Expr, limit: usize, memo: &mut AddressMap<*const ExprNode, usize>) -> usize {
         if e.as_variable().is_some() {
             return 1;
         }
         // Only a node with another handle can be reached again.
-        let key = e.is_shared().then_some(e.as_ptr() as usize);
+        let key = e.is_shared().then_some(e.as_ptr());
         if let Some(n) = key.and_then(|k| memo.get(&k)) {
             return *n;
         }
@@ -375,7 +376,7 @@ fn var_refs(e: &Expr, limit: usize) -> usize {
         }
         n
     }
-    go(e, limit, &mut FxHashMap::default())
+    go(e, limit, &mut AddressMap::default())
 }
 
 impl Walker<'_, '_> {
@@ -1157,9 +1158,9 @@ fn split_and(e: &Expr, out: &mut Vec<Expr>) {
 
 /// Whether `e` calls nothing with side effects.
 fn is_pure(e: &Expr) -> bool {
-    let mut memo: FxHashMap<usize, bool> = FxHashMap::default();
-    fn go(e: &Expr, memo: &mut FxHashMap<usize, bool>) -> bool {
-        if let Some(&r) = memo.get(&(e.as_ptr() as usize)) {
+    let mut memo: AddressMap<*const ExprNode, bool> = AddressMap::default();
+    fn go(e: &Expr, memo: &mut AddressMap<*const ExprNode, bool>) -> bool {
+        if let Some(&r) = memo.get(&e.as_ptr()) {
             return r;
         }
         let own = match e.kind() {
@@ -1172,7 +1173,7 @@ fn is_pure(e: &Expr) -> bool {
             _ => true,
         };
         let r = own && with_stack(|| e.children().iter().all(|c| go(c, memo)));
-        memo.insert(e.as_ptr() as usize, r);
+        memo.insert(e.as_ptr(), r);
         r
     }
     go(e, &mut memo)

@@ -8,6 +8,7 @@
 
 use std::cell::{Cell, RefCell};
 
+use loopir::address_map::AddressMap;
 use loopir::{Expr, Name};
 use rustc_hash::FxHashMap;
 
@@ -60,10 +61,10 @@ pub struct Ctx {
     /// chain with a fresh simplifier each time, and without this every merge re-walked
     /// (and re-hashed) the whole chain. Each entry keeps its node alive, so the address
     /// cannot be reused by another node.
-    simplified: RefCell<loopir::address_map::AddressMap<*const (), Expr>>,
+    simplified: RefCell<AddressMap<*const (), Expr>>,
     /// Constant ranges of nodes under fact-free simplification, shared for the same
     /// reason.
-    constant_bounds: RefCell<loopir::address_map::AddressMap<*const (), (Expr, crate::ConstantInterval)>>,
+    constant_bounds: RefCell<AddressMap<*const (), (Expr, crate::ConstantInterval)>>,
     stats: Cell<Stats>,
 }
 

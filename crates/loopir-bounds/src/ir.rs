@@ -7,7 +7,7 @@
 //!
 //! Things here that the IR crate could own instead are listed in the crate docs.
 
-use loopir::address_map::AddressMap;
+use loopir::address_map::{AddressMap, AddressSet};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -290,7 +290,7 @@ pub(crate) fn any_node(e: &Expr, found: impl Fn(&Expr) -> bool) -> bool {
     if let Some(r) = small(e, &found, &mut 64) {
         return r;
     }
-    let mut seen = FxHashSet::default();
+    let mut seen = AddressSet::default();
     let mut stack = vec![e.clone()];
     while let Some(n) = stack.pop() {
         if !seen.insert(n.as_ptr()) {
@@ -308,7 +308,7 @@ pub(crate) fn any_node(e: &Expr, found: impl Fn(&Expr) -> bool) -> bool {
 /// of an analysis (see [`HashScope`]): with them, structurally different expressions are
 /// told apart in O(1) amortised instead of by walking them. Each entry pins its node's
 /// address ([`loopir::ExprAddress`]) without counting as a handle.
-pub(crate) type HashCache = loopir::address_map::AddressMap<*const ExprNode, (loopir::ExprAddress, u64)>;
+pub(crate) type HashCache = AddressMap<*const ExprNode, (loopir::ExprAddress, u64)>;
 
 thread_local! {
     static HASHES: RefCell<Option<Rc<RefCell<HashCache>>>> = const { RefCell::new(None) };
@@ -376,7 +376,6 @@ fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
     h
 }
 
-/// Whether the installed hash cache (if any) shows `a` and `b` to differ.
 /// The hashes already recorded for `a` and `b` (nothing is computed).
 fn recorded_hashes(a: &Expr, b: &Expr) -> (Option<u64>, Option<u64>) {
     HASHES.with(|h| {
@@ -387,6 +386,8 @@ fn recorded_hashes(a: &Expr, b: &Expr) -> (Option<u64>, Option<u64>) {
     })
 }
 
+/// Whether the installed hash cache (if any) shows `a` and `b` to differ (hashing them
+/// if they are not recorded yet).
 fn hashes_differ(a: &Expr, b: &Expr) -> bool {
     HASHES.with(|h| {
         let installed = h.borrow();
@@ -430,7 +431,7 @@ pub fn equal(a: &Expr, b: &Expr) -> bool {
         }
         _ => {}
     }
-    let mut done = FxHashSet::default();
+    let mut done = AddressSet::default();
     eq_rec(a, b, &mut done)
 }
 
@@ -455,7 +456,7 @@ fn small_eq(a: &Expr, b: &Expr, budget: &mut usize) -> Option<bool> {
     Some(true)
 }
 
-fn eq_rec(a: &Expr, b: &Expr, done: &mut FxHashSet<(*const ExprNode, *const ExprNode)>) -> bool {
+fn eq_rec(a: &Expr, b: &Expr, done: &mut AddressSet<(*const ExprNode, *const ExprNode)>) -> bool {
     if a.same_as(b) || done.contains(&(a.as_ptr(), b.as_ptr())) {
         return true;
     }
@@ -545,9 +546,9 @@ pub type FreeVars = Option<Rc<[Name]>>;
 /// none).
 #[derive(Default)]
 pub(crate) struct FreeVarCache {
-    nodes: loopir::address_map::AddressMap<*const ExprNode, (loopir::ExprAddress, FreeVars)>,
+    nodes: AddressMap<*const ExprNode, (loopir::ExprAddress, FreeVars)>,
     /// Keyed by the name's text address; the entry's set holds the name, keeping it alive.
-    names: loopir::address_map::AddressMap<*const u8, Rc<[Name]>>,
+    names: AddressMap<*const u8, Rc<[Name]>>,
 }
 
 fn merge_sorted(a: &[Name], b: &[Name]) -> Vec<Name> {

@@ -17,6 +17,7 @@ pub mod prove;
 mod rule_tables;
 pub mod rules;
 
+use loopir::address_map::AddressMap;
 use loopir::equality::with_stack;
 use loopir::{CallType, Expr, ExprKind, ExprNode, Name, Type};
 use rustc_hash::FxHashMap;
@@ -65,8 +66,8 @@ pub struct Simplifier<'c, 's, 'p> {
     /// The current let-binding context; memo entries are valid only within it.
     epoch: u64,
     next_epoch: u64,
-    memo: loopir::address_map::AddressMap<MemoKey, (Expr, Expr)>,
-    info: loopir::address_map::AddressMap<MemoKey, (Expr, ConstantInterval)>,
+    memo: AddressMap<MemoKey, (Expr, Expr)>,
+    info: AddressMap<MemoKey, (Expr, ConstantInterval)>,
     /// Whether a `let` simplified outside any other let left its body's ranges in
     /// `info`: from then on this simplifier knows more than a fresh one, so it neither
     /// reads nor writes the context's fact-free caches.

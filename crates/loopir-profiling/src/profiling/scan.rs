@@ -11,7 +11,7 @@
 //! Doing all three in one walk keeps the expression trees, which are the bulk of real
 //! pipelines, to a single traversal.
 
-use loopir::address_map::AddressSet;
+use loopir::address_map::{AddressMap, AddressSet};
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, equality::with_stack};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -46,7 +46,7 @@ enum ExprWork<'a> {
 /// of that address (names built elsewhere may repeat a text under another address).
 #[derive(Default)]
 struct NameIds<'a> {
-    by_address: FxHashMap<usize, u32>,
+    by_address: AddressMap<*const u8, u32>,
     by_text: FxHashMap<&'a str, u32>,
     /// Per id: how many binders of the name enclose the current point.
     bound: Vec<u32>,
@@ -59,7 +59,7 @@ struct NameIds<'a> {
 impl<'a> NameIds<'a> {
     /// The id of `name`, and whether this is the first time the text is seen.
     fn id(&mut self, name: &'a Name) -> (usize, bool) {
-        let address = name.as_ptr() as usize;
+        let address = name.as_ptr();
         if let Some(&id) = self.by_address.get(&address) {
             return (id as usize, false);
         }
