@@ -158,8 +158,8 @@ pub(super) struct Rule {
     /// the simplifier, the rule applies when it comes back as `true`.
     proved: Option<Pat>,
     when: When,
-    /// The node kinds the pattern's root and first two operands accept, kept beside the
-    /// rule so that most rules are turned down without walking their pattern tree.
+    /// The node kinds the pattern accepts at its top (see [`Shape`]), kept beside the rule
+    /// so that most rules are turned down without walking their pattern tree.
     shape: Shape,
 }
 
@@ -231,21 +231,29 @@ fn expr_operands(e: &Expr) -> [Option<&Expr>; 2] {
 }
 
 impl Shape {
-    fn of_pat(p: &Pat) -> Shape {
-        // A position the pattern does not constrain accepts anything.
-        let bits = |q: Option<&Pat>| q.map_or(ANY_BITS, pat_bits);
-        let [a, b] = pat_operands(p);
-        let [aa, ab] = a.map_or([None, None], pat_operands);
-        let [ba, bb] = b.map_or([None, None], pat_operands);
-        Shape([pat_bits(p), bits(a), bits(b), bits(aa), bits(ab), bits(ba), bits(bb)])
+    /// The kinds at the seven positions of a tree, given how to read a node's kind and
+    /// its first two operands, and the bits of a position the tree does not have.
+    fn of<'a, T>(
+        root: &'a T,
+        kind: impl Fn(&'a T) -> u32,
+        operands: impl Fn(&'a T) -> [Option<&'a T>; 2],
+        absent: u32,
+    ) -> Shape {
+        let bits = |x: Option<&'a T>| x.map_or(absent, &kind);
+        let [a, b] = operands(root);
+        let [aa, ab] = a.map_or([None, None], &operands);
+        let [ba, bb] = b.map_or([None, None], &operands);
+        Shape([kind(root), bits(a), bits(b), bits(aa), bits(ab), bits(ba), bits(bb)])
     }
 
+    /// A pattern's shape: a position it does not constrain accepts anything.
+    fn of_pat(p: &Pat) -> Shape {
+        Shape::of(p, pat_bits, pat_operands, ANY_BITS)
+    }
+
+    /// An expression's shape: one bit per position, `NONE_BIT` where it has no node.
     fn of_expr(e: &Expr) -> Shape {
-        let bit = |x: Option<&Expr>| x.map_or(NONE_BIT, expr_bit);
-        let [a, b] = expr_operands(e);
-        let [aa, ab] = a.map_or([None, None], expr_operands);
-        let [ba, bb] = b.map_or([None, None], expr_operands);
-        Shape([expr_bit(e), bit(a), bit(b), bit(aa), bit(ab), bit(ba), bit(bb)])
+        Shape::of(e, expr_bit, expr_operands, NONE_BIT)
     }
 
     fn admits(&self, e: &Shape) -> bool {
@@ -266,8 +274,9 @@ pub(super) struct RuleTable {
     by_operands: Box<[OnceLock<Box<[u32]>>]>,
 }
 
-impl From<Vec<Rule>> for RuleTable {
-    fn from(rules: Vec<Rule>) -> RuleTable {
+impl FromIterator<Rule> for RuleTable {
+    fn from_iter<I: IntoIterator<Item = Rule>>(rules: I) -> RuleTable {
+        let rules = rules.into_iter().collect();
         RuleTable { rules, by_operands: (0..KINDS * KINDS).map(|_| OnceLock::new()).collect() }
     }
 }

@@ -429,8 +429,7 @@ pub(super) fn min_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -830,8 +829,7 @@ pub(super) fn max_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -1753,8 +1751,7 @@ pub(super) fn lt_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -2052,8 +2049,7 @@ pub(super) fn div_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -2344,8 +2340,7 @@ pub(super) fn add_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -3196,8 +3191,7 @@ pub(super) fn sub_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -3237,8 +3231,7 @@ pub(super) fn mul_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -3298,8 +3291,7 @@ pub(super) fn mod_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -3696,8 +3688,7 @@ pub(super) fn eq_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -3713,8 +3704,7 @@ pub(super) fn not_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -3949,8 +3939,7 @@ pub(super) fn and_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }
 
@@ -4181,7 +4170,6 @@ pub(super) fn or_rules() -> &'static RuleTable {
         ]
         .into_iter()
         .flatten()
-        .collect::<Vec<Rule>>()
-        .into()
+        .collect()
     })
 }

@@ -716,8 +716,6 @@ fn select_rules() -> &'static SelectRules {
         .into_iter()
         .flatten()
         .collect();
-        let tables: [Vec<Rule>; 3] = [general, no_overflow_int, boolean];
-        let [general, no_overflow_int, boolean] = tables.map(pattern::RuleTable::from);
         SelectRules { general, no_overflow_int, boolean }
     })
 }
