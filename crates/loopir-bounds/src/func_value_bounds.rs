@@ -66,11 +66,15 @@ pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
     let counting = Ctx::with_options(ctx.options());
     let out = value_bounds(&counting, &sites);
     let drawn = counting.next_t();
-    if drawn == 0 {
+    // The counting run numbered its names from 0; when the names cannot end before the
+    // context's counter (it is at most `drawn`), they start at 0 in the numbered run too,
+    // which would then repeat the counting run exactly.
+    let start = ctx.next_t().saturating_sub(drawn);
+    if start == 0 {
         return out;
     }
     let numbered = Ctx::with_options(ctx.options());
-    numbered.seed_t(ctx.next_t().saturating_sub(drawn));
+    numbered.seed_t(start);
     value_bounds(&numbered, &sites)
 }
 
@@ -251,5 +255,33 @@ mod tests {
         let fb = func_value_bounds_from_text(&Ctx::new(), &s);
         assert_eq!(fb.get(&(loopir::name("g"), 0)).map(Interval::pretty), Some("[0, 255]".to_owned()));
         assert!(!fb.contains_key(&(loopir::name("h"), 0)));
+    }
+
+    /// The table's `t` names end just before the context's counter, as the reference drew
+    /// them just before the pass; a counter too low for that numbers them from 0 (the
+    /// counting run's numbering, returned as it is).
+    #[test]
+    fn names_end_before_the_context_counter_or_start_at_zero() {
+        let env =
+            ParseEnv::new().with_func("f", vec![Type::float(32, 1)]).with_func("g", vec![Type::float(32, 1)]);
+        let text = "for (f.s0.x, 0, 99) {\n f(f.s0.x) = select(10 < max(h, w), 2.000000f, 0.000000f)\n}\nfor (g.s0.x, 0, 99) {\n g(g.s0.x) = select(20 < max(h, w), f(g.s0.x) + f(g.s0.x + 1), 0.000000f)\n}\n";
+        let s = parse_stmt_with_env(text, &env).unwrap_or_else(|e| panic!("{e}"));
+        let max_of_g = |next: u64| {
+            let ctx = Ctx::new();
+            ctx.seed_t(next);
+            let fb = func_value_bounds_from_text(&ctx, &s);
+            assert_eq!(ctx.next_t(), next, "the context's counter is left where it was");
+            let g = fb.get(&(loopir::name("g"), 0)).map(|i| i.max.clone());
+            g.and_then(|b| b.as_expr().map(|e| e.to_string())).unwrap_or_default()
+        };
+        let named = |a: u32, b: u32| {
+            format!(
+                "(let t{a} = max(h, w) in (let t{b} = select(10 < t{a}, 2.000000f, 0.000000f) in select(20 < t{a}, t{b} + t{b}, 0.000000f)))"
+            )
+        };
+        assert_eq!(max_of_g(100), named(98, 99));
+        assert_eq!(max_of_g(2), named(0, 1));
+        assert_eq!(max_of_g(1), named(0, 1));
+        assert_eq!(max_of_g(0), named(0, 1));
     }
 }
