@@ -819,20 +819,22 @@ pub(super) fn consumer_analysis(
         }
         let consumer_func = stages[c].func.clone();
         let consumer_stage = stages[c].stage;
-        let mut producers: Vec<usize> = boxes
-            .keys()
-            .filter_map(|f| by_func.get(f))
-            .flat_map(|v| v.iter().copied().take_while(|&p| p < c))
+        // Each callee with a box, with the earlier stages that produce it. An update stage
+        // consumes every earlier stage of its Func, so the entries below are O(U²) for U
+        // updates: the per-callee work (the check, the shared copy) is done once per
+        // callee, and each (producer, consumer) pair costs two pushes.
+        let mut callees: Vec<(usize, &Region, &[usize])> = boxes
+            .iter()
+            .filter(|(_, b)| !b.bounds.is_empty())
+            .filter_map(|(f, b)| {
+                let producers = by_func.get(f)?;
+                let earlier = producers.partition_point(|&p| p < c);
+                (earlier > 0).then(|| (producers[0], b, &producers[..earlier]))
+            })
             .collect();
-        producers.sort_unstable();
-        // One shared copy of each callee's box, with the always-true condition dropped.
-        let mut shared: FxHashMap<Name, Rc<Region>> = FxHashMap::default();
-        for p in producers {
-            let producer = &mut stages[p];
-            let Some(b) = boxes.get(&producer.func) else { continue };
-            if b.bounds.is_empty() {
-                continue;
-            }
+        // Halide reports the unbounded call of the earliest producing stage first.
+        callees.sort_unstable_by_key(|&(first, ..)| first);
+        for (_, b, producers) in callees {
             if let Some(k) = b.bounds.iter().position(|i| !i.is_bounded()) {
                 let which = if consumer_stage == 0 {
                     // Halide's message, two spaces after "definition" included.
@@ -842,18 +844,20 @@ pub(super) fn consumer_analysis(
                 };
                 return Err(BoundsError::UnboundedCall(format!(
                     "{which} of Function {consumer_func} calls function {} in an unbounded way in dimension {k}",
-                    producer.func
+                    stages[producers[0]].func
                 )));
             }
-            let b = shared.entry(producer.func.clone()).or_insert_with(|| {
-                let mut b = b.clone();
-                if b.used.as_ref().is_some_and(ir::is_const_true) {
-                    b.used = None;
-                }
-                Rc::new(b)
-            });
-            producer.table.push(((consumer_func.clone(), consumer_stage), Rc::clone(b)));
-            producer.consumers.push(c);
+            // One shared copy of the callee's box, with the always-true condition dropped.
+            let mut shared = b.clone();
+            if shared.used.as_ref().is_some_and(ir::is_const_true) {
+                shared.used = None;
+            }
+            let shared = Rc::new(shared);
+            for &p in producers {
+                let producer = &mut stages[p];
+                producer.table.push(((consumer_func.clone(), consumer_stage), Rc::clone(&shared)));
+                producer.consumers.push(c);
+            }
         }
     }
     // Each stage of an output gets the output buffer's region under its own key.
@@ -880,7 +884,11 @@ pub(super) fn consumer_analysis(
     for stage in stages.iter_mut() {
         // As a map would: ordered by key, a later entry replacing an earlier one with the
         // same key (the stable sort keeps equal keys in insertion order; keep the last).
-        stage.table.sort_by(|a, b| a.0.cmp(&b.0));
+        // Entries of one consumer Func share its name's allocation: compare the stage
+        // numbers alone then (B13's tables are O(U²) entries of one name).
+        stage.table.sort_by(|((fa, ka), _), ((fb, kb), _)| {
+            if std::sync::Arc::ptr_eq(fa, fb) { ka.cmp(kb) } else { (fa, ka).cmp(&(fb, kb)) }
+        });
         let mut deduped: Vec<((Name, u32), Rc<Region>)> = Vec::with_capacity(stage.table.len());
         for entry in stage.table.drain(..) {
             match deduped.last_mut() {
