@@ -10,6 +10,8 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use loopir_bounds::compute_bounds::computation_bounds_inference_with;
+use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
 use loopir_bounds::{
     Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
     workloads as w,
@@ -100,6 +102,40 @@ fn truncated_pyramid(levels: usize) -> Result<w::PassWorkload, loopir_bounds::Bo
     )
 }
 
+/// B14's computation bounds in its two parts: the Func value-bounds table alone, and the
+/// pass with the table given (the table reproduces the reference's, whose ends print in
+/// Θ(L²) characters; the pass proper should be linear in the input).
+fn pyramid_parts_group(c: &mut Criterion) {
+    let mut table = c.benchmark_group("B14_value_bounds_table");
+    table.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+    let loaded: Vec<_> = w::PYRAMID_LEVELS
+        .iter()
+        .map(|&n| (n, truncated_pyramid(n).unwrap_or_else(|e| panic!("B14 at L = {n}: {e}"))))
+        .collect();
+    let seeded = |wl: &w::PassWorkload| {
+        let ctx = Ctx::new();
+        ctx.seed_t(wl.env.fresh_names.t.unwrap_or(0));
+        ctx
+    };
+    for (n, wl) in &loaded {
+        table.bench_with_input(BenchmarkId::from_parameter(n), wl, |b, wl| {
+            b.iter(|| black_box(func_value_bounds_from_text(&seeded(wl), &wl.input)))
+        });
+    }
+    table.finish();
+    let mut pass = c.benchmark_group("B14_truncated_pyramid_table_given");
+    pass.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+    for (n, wl) in &loaded {
+        let fb = func_value_bounds_from_text(&seeded(wl), &wl.input);
+        pass.bench_with_input(BenchmarkId::from_parameter(n), wl, |b, wl| {
+            b.iter(|| {
+                black_box(computation_bounds_inference_with(&seeded(wl), &wl.input, &wl.env, &fb).is_ok())
+            })
+        });
+    }
+    pass.finish();
+}
+
 /// B16: every oracle case's computation and allocation bounds inputs, one iteration
 /// running them all.
 fn corpus_group(c: &mut Criterion) {
@@ -171,6 +207,7 @@ fn benches(c: &mut Criterion) {
     pass_group(c, "B13_specialized_updates", &[8, 32, 128], w::specialized_updates, false);
     pass_group(c, "B14_truncated_pyramid", &w::PYRAMID_LEVELS, truncated_pyramid, false);
     pass_group(c, "B14_truncated_pyramid_alloc", &w::PYRAMID_LEVELS, truncated_pyramid, true);
+    pyramid_parts_group(c);
     corpus_group(c);
     let mut g = c.benchmark_group("B15_wide_scope");
     g.sample_size(10).measurement_time(Duration::from_secs(1));

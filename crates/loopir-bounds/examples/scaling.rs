@@ -287,6 +287,31 @@ fn main() {
     report_by("B14a pyramid alloc by input DAG", &w::PYRAMID_LEVELS, input_nodes(true), "nodes", |n| {
         alloc(pyramid, n)
     });
+    // Computation bounds in its two parts: the Func value-bounds table (Θ(L²) printed
+    // characters at the reference, whose text it reproduces), then the pass given it.
+    report_by("B14 value-bounds table", &w::PYRAMID_LEVELS, input_nodes(false), "nodes", |n| {
+        let wl = pyramid(n).unwrap_or_else(|e| panic!("B14 at L = {n}: {e}"));
+        timed(move || {
+            let ctx = Ctx::new();
+            ctx.seed_t(wl.env.fresh_names.t.unwrap_or(0));
+            loopir_bounds::func_value_bounds::func_value_bounds_from_text(&ctx, &wl.input).len()
+        })
+    });
+    report_by("B14 pass, table given", &w::PYRAMID_LEVELS, input_nodes(false), "nodes", |n| {
+        let wl = pyramid(n).unwrap_or_else(|e| panic!("B14 at L = {n}: {e}"));
+        let seed = wl.env.fresh_names.t.unwrap_or(0);
+        let table = {
+            let ctx = Ctx::new();
+            ctx.seed_t(seed);
+            loopir_bounds::func_value_bounds::func_value_bounds_from_text(&ctx, &wl.input)
+        };
+        timed(move || {
+            let ctx = Ctx::new();
+            ctx.seed_t(seed);
+            loopir_bounds::compute_bounds::computation_bounds_inference_with(&ctx, &wl.input, &wl.env, &table)
+                .is_ok()
+        })
+    });
     if !selected("B16 corpus_all") {
         return;
     }
