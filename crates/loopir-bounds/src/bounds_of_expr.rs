@@ -15,7 +15,6 @@
 use loopir::address_map::AddressMap;
 use loopir::equality::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Name, Type, VectorReduceOp};
-use rustc_hash::FxHashMap;
 
 use crate::ctx::Ctx;
 use crate::interval::{Bound, Interval, make_max, make_min};
@@ -23,9 +22,7 @@ use crate::ir::{self, Const};
 use crate::scope::Scope;
 use crate::simplify::Simplifier;
 
-/// Value ranges of Funcs, keyed by (Func name, tuple index); used when a Func's value is
-/// itself used as an index.
-pub type FuncValueBounds = FxHashMap<(Name, u32), Interval>;
+pub use crate::func_value_bounds::FuncValueBounds;
 
 /// The bounds of `ty` used by the analysis: finite only for integer types of at most 16
 /// bits (spec §0.2); the element type's for vectors.
@@ -1000,7 +997,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         match call_type {
             CallType::Halide => {
                 let mut r = type_bounds(ty);
-                if let Some(fb) = self.func_bounds.get(&(name.clone(), *value_index)) {
+                if let Some(fb) = self.func_bounds.get(name, *value_index) {
                     if fb.has_lower_bound() {
                         r.min = fb.min.clone();
                     }

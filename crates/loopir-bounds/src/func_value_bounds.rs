@@ -18,7 +18,13 @@
 //! Each end is simplified after a CSE that first inlines every let (the reference's CSE
 //! does), so lets of the definition that survive in an end are rebuilt under fresh `t`
 //! names. The reference draws those before the pass starts, so they are numbered to end
-//! just before the context's next `t`, and the context's counter is left where it was.
+//! just before the context's next `t` (from 0 if there are more names than that), and
+//! the context's counter is left where it was.
+//!
+//! The reference computes the whole table before the pass; a pass consults a few
+//! entries, and an entry's ends can be as long as the chain of Funcs before it, so the
+//! table computes entries when first asked for, and no more of them than the numbering
+//! needs (see [`FuncValueBounds`]).
 //!
 //! The stage that clamps unsafe data-dependent accesses (corpus stage 03) wrapped some
 //! Func calls used as indices in `max(min(f(..), hi), lo)` with `[lo, hi]` the value
@@ -28,13 +34,15 @@
 //! a by-product, recovers the tuple index the text does not print: the element whose
 //! bounds matched.
 
+use std::cell::RefCell;
+
 use indexmap::IndexMap;
 use loopir::equality::with_stack;
 use loopir::mutate::{ExprMemo, Mutator, walk_expr};
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
 
-use crate::bounds_of_expr::{FuncValueBounds, bounds_of_expr_in_scope};
+use crate::bounds_of_expr::bounds_of_expr_in_scope;
 use crate::cse::cse;
 use crate::ctx::Ctx;
 use crate::env::BoundsEnv;
@@ -60,22 +68,150 @@ pub fn func_value_bounds_of_definitions(defs: &Stmt, env: &BoundsEnv) -> FuncVal
     func_value_bounds_from_text(&ctx, defs)
 }
 
-/// Func value bounds of every Func with a single stage in `s`.
+/// Func value bounds of every Func with a single stage in `s`, computed on first use
+/// (see [`FuncValueBounds`]).
 pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
     let sites = collect_sites(s);
-    let counting = Ctx::with_options(ctx.options());
-    let out = value_bounds(&counting, &sites);
-    let drawn = counting.next_t();
-    // The counting run numbered its names from 0; when the names cannot end before the
-    // context's counter (it is at most `drawn`), they start at 0 in the numbered run too,
-    // which would then repeat the counting run exactly.
-    let start = ctx.next_t().saturating_sub(drawn);
-    if start == 0 {
-        return out;
+    let table = FuncValueBounds::default();
+    if !sites.is_empty() {
+        *table.pending.borrow_mut() = Some(Box::new(Pending {
+            sites,
+            done: 0,
+            ctx: Ctx::with_options(ctx.options()),
+            any_bounded: false,
+            target: ctx.next_t(),
+            settled: false,
+        }));
     }
-    let numbered = Ctx::with_options(ctx.options());
-    numbered.seed_t(start);
-    value_bounds(&numbered, &sites)
+    table
+}
+
+/// Value ranges of Funcs, keyed by (Func name, tuple index): used when a Func's value is
+/// itself used as an index.
+///
+/// A table read from a statement ([`func_value_bounds_from_text`]) computes its entries
+/// when they are first asked for, in the reference's order (text order, each Func seeing
+/// only the Funcs before it), and stops after the Func asked for. A pass usually consults
+/// a few Funcs, and an entry's ends can be as long as the chain of Funcs before it (B14:
+/// Θ(L²) printed characters over L pyramid levels, most of them in Funcs no pass asks
+/// for). The names an entry draws depend on how many the whole table draws (they end just
+/// before the context's counter, or start at 0 if there are more), so entries are first
+/// computed with names from 0, which are final once they number at least the counter;
+/// until then an answer needs every entry computed, to count the names, and, if they
+/// must start above 0, the entries computed again with that numbering, again only as far
+/// as asked. Each answer is the one computing the whole table first would give.
+#[derive(Default)]
+pub struct FuncValueBounds {
+    known: RefCell<FxHashMap<(Name, u32), Interval>>,
+    pending: RefCell<Option<Box<Pending>>>,
+}
+
+/// The part of a table read from a statement that is not computed yet.
+struct Pending {
+    /// The Provides of each Func, in text order.
+    sites: IndexMap<Name, Vec<Site>>,
+    /// How many Funcs of `sites` (a prefix) have their entries in `known`.
+    done: usize,
+    /// The context drawing the entries' names.
+    ctx: Ctx,
+    /// Whether some entry so far is finite on both ends.
+    any_bounded: bool,
+    /// The counter the table's names end just before.
+    target: u64,
+    /// Whether the names of the entries computed so far are final.
+    settled: bool,
+}
+
+impl FuncValueBounds {
+    /// An empty table.
+    pub fn new() -> FuncValueBounds {
+        FuncValueBounds::default()
+    }
+
+    /// Sets the bounds of value `index` of `func`.
+    pub fn insert(&mut self, func: Name, index: u32, bounds: Interval) {
+        self.known.get_mut().insert((func, index), bounds);
+    }
+
+    /// The bounds of value `index` of `func`, if the table has them (else the bounds of
+    /// the value's type apply).
+    pub fn get(&self, func: &Name, index: u32) -> Option<Interval> {
+        self.settle(|sites| {
+            sites.get_full(func).filter(|(_, _, list)| has_entry(list, index)).map(|(i, ..)| i)
+        });
+        self.known.borrow().get(&(func.clone(), index)).cloned()
+    }
+
+    /// Every entry, sorted by Func name and index (computing the whole table).
+    pub fn entries(&self) -> Vec<((Name, u32), Interval)> {
+        self.settle(|sites| sites.len().checked_sub(1));
+        let mut all: Vec<_> = self.known.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
+    }
+
+    /// Makes the entries of the Funcs of `sites` up to the one `wanted` picks (if any)
+    /// known and final.
+    fn settle(&self, wanted: impl FnOnce(&IndexMap<Name, Vec<Site>>) -> Option<usize>) {
+        // Taken out while entries are computed: their own lookups see only the Funcs
+        // before them, as in the reference.
+        let Some(mut p) = self.pending.borrow_mut().take() else { return };
+        if let Some(pos) = wanted(&p.sites)
+            && !(p.settled && pos < p.done)
+        {
+            self.compute_until(&mut p, pos + 1);
+            if !p.settled && p.ctx.next_t() < p.target {
+                let all = p.sites.len();
+                self.compute_until(&mut p, all);
+                let drawn = p.ctx.next_t();
+                if drawn > 0 && drawn < p.target {
+                    // The names end just before the counter: compute again from there.
+                    self.known.borrow_mut().clear();
+                    p.ctx = Ctx::with_options(p.ctx.options());
+                    p.ctx.seed_t(p.target - drawn);
+                    p.done = 0;
+                    p.any_bounded = false;
+                    p.settled = true;
+                    self.compute_until(&mut p, pos + 1);
+                }
+            }
+            // Names from 0 are final once they reach the counter (or if there are none).
+            p.settled = true;
+        }
+        if p.done < p.sites.len() || !p.settled {
+            *self.pending.borrow_mut() = Some(p);
+        }
+    }
+
+    /// Computes the entries of the Funcs of `p.sites` before `end`.
+    fn compute_until(&self, p: &mut Pending, end: usize) {
+        while p.done < end {
+            let Some((func, list)) = p.sites.get_index(p.done) else { break };
+            if single_stage(list) {
+                let arity = list.first().map_or(0, |site| site.values.len());
+                for k in 0..arity {
+                    let hull = value_bounds(&p.ctx, list, k, self, p.any_bounded);
+                    p.any_bounded |= hull.is_bounded();
+                    self.known.borrow_mut().insert((func.clone(), k as u32), hull);
+                }
+            }
+            p.done += 1;
+        }
+    }
+}
+
+impl FromIterator<((Name, u32), Interval)> for FuncValueBounds {
+    fn from_iter<I: IntoIterator<Item = ((Name, u32), Interval)>>(iter: I) -> Self {
+        FuncValueBounds { known: RefCell::new(iter.into_iter().collect()), pending: RefCell::new(None) }
+    }
+}
+
+impl std::fmt::Debug for FuncValueBounds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let computed = self.known.borrow().len();
+        let pending = self.pending.borrow().as_ref().map_or(0, |p| p.sites.len() - p.done);
+        write!(f, "FuncValueBounds {{ {computed} entries computed, {pending} Funcs pending }}")
+    }
 }
 
 fn collect_sites(s: &Stmt) -> IndexMap<Name, Vec<Site>> {
@@ -85,55 +221,48 @@ fn collect_sites(s: &Stmt) -> IndexMap<Name, Vec<Site>> {
     sites
 }
 
-/// The bounds of each single-stage Func, in text order (producers before consumers, so a
-/// value that calls an earlier Func uses that Func's bounds, as the reference's walk over
-/// the realization order does).
-fn value_bounds(ctx: &Ctx, sites: &IndexMap<Name, Vec<Site>>) -> FuncValueBounds {
-    let mut out = FuncValueBounds::default();
-    // Whether some Func's bounds are finite on both ends (only those can have been used
-    // for access clamps). Kept as the table grows: asking the table for each value
-    // scanned every earlier Func (quadratic in a 1,000-stage chain).
-    let mut any_bounded = false;
-    for (func, list) in sites {
-        let func = func.clone();
-        let single_stage = list.iter().all(|site| site.stage.is_none_or(|k| k == 0)) || list.len() == 1;
-        if !single_stage {
-            continue;
-        }
-        let arity = list.first().map_or(0, |site| site.values.len());
-        for k in 0..arity {
-            let mut hull = Interval::nothing();
-            for site in list {
-                let Some(v) = site.values.get(k) else { continue };
-                let unclamped;
-                let v = if any_bounded {
-                    unclamped = Unclamp { bounds: &out, memo: ExprMemo::default() }.mutate_expr(v);
-                    &unclamped
-                } else {
-                    v
-                };
-                let mut scope = Scope::new();
-                // Only the bound names the value mentions matter (a Provide inside 10^5
-                // lets would otherwise bind them all, per value).
-                let free = ctx.free_vars(v);
-                for n in &site.bound {
-                    if free.as_ref().is_none_or(|f| f.binary_search(n).is_ok()) {
-                        let _ = scope.push(n.clone(), Interval::everything());
-                    }
-                }
-                let i = bounds_of_expr_in_scope(ctx, v, &scope, &out, false);
-                hull.include(&i);
+/// Whether a Func with these Provides has a single stage (every Provide in loops of
+/// stage `s0`, or a single Provide): only those get entries.
+fn single_stage(list: &[Site]) -> bool {
+    list.iter().all(|site| site.stage.is_none_or(|k| k == 0)) || list.len() == 1
+}
+
+/// Whether a Func with these Provides has an entry for value `index`.
+fn has_entry(list: &[Site], index: u32) -> bool {
+    single_stage(list) && list.first().is_some_and(|site| (index as usize) < site.values.len())
+}
+
+/// The bounds of value `k` of a single-stage Func: the union over its Provides, with the
+/// entries computed so far (`before`: the Funcs before it, and its values before `k`).
+fn value_bounds(ctx: &Ctx, list: &[Site], k: usize, before: &FuncValueBounds, any_bounded: bool) -> Interval {
+    let mut hull = Interval::nothing();
+    for site in list {
+        let Some(v) = site.values.get(k) else { continue };
+        // Only a Func finite on both ends can have been used for access clamps.
+        let unclamped;
+        let v = if any_bounded {
+            unclamped = Unclamp { bounds: before, memo: ExprMemo::default() }.mutate_expr(v);
+            &unclamped
+        } else {
+            v
+        };
+        let mut scope = Scope::new();
+        // Only the bound names the value mentions matter (a Provide inside 10^5 lets would
+        // otherwise bind them all, per value).
+        let free = ctx.free_vars(v);
+        for n in &site.bound {
+            if free.as_ref().is_none_or(|f| f.binary_search(n).is_ok()) {
+                let _ = scope.push(n.clone(), Interval::everything());
             }
-            let tidy = |e: &Expr| simplify_expr(ctx, &cse(ctx, &inline_lets(e, |_| true)));
-            let fixed = hull.is_single_point();
-            let min = hull.min.map(tidy);
-            let max = if fixed { min.clone() } else { hull.max.map(tidy) };
-            let hull = Interval { min, max };
-            any_bounded |= hull.is_bounded();
-            out.insert((func.clone(), k as u32), hull);
         }
+        let i = bounds_of_expr_in_scope(ctx, v, &scope, before, false);
+        hull.include(&i);
     }
-    out
+    let tidy = |e: &Expr| simplify_expr(ctx, &cse(ctx, &inline_lets(e, |_| true)));
+    let fixed = hull.is_single_point();
+    let min = hull.min.map(tidy);
+    let max = if fixed { min.clone() } else { hull.max.map(tidy) };
+    Interval { min, max }
 }
 
 /// The walk's state: names bound around the current statement, the constrained
@@ -190,10 +319,8 @@ impl Walk<'_> {
 /// `s` with the access clamps of the clamping stage removed (see the module docs); the
 /// statement itself when there are none.
 pub fn undo_access_clamps(s: &Stmt, bounds: &FuncValueBounds) -> Stmt {
-    // The clamping stage only clamps with bounds finite on both ends.
-    if !bounds.values().any(Interval::is_bounded) {
-        return s.clone();
-    }
+    // Only the Funcs under a clamp-shaped `max(min(f(..), hi), lo)` are looked up, so a
+    // table computed on demand computes no more than those.
     Unclamp { bounds, memo: ExprMemo::default() }.mutate_stmt(s)
 }
 
@@ -210,7 +337,7 @@ impl Unclamp<'_> {
         let ExprKind::Binary(BinOp::Min, call, hi) = inner.kind() else { return None };
         let ExprKind::Call { name, args, call_type: CallType::Halide, .. } = call.kind() else { return None };
         (0u32..)
-            .map_while(|k| self.bounds.get(&(name.clone(), k)).map(|i| (k, i)))
+            .map_while(|k| self.bounds.get(name, k).map(|i| (k, i)))
             .find(|(_, i)| i.lo().is_some_and(|m| equal(m, lo)) && i.hi().is_some_and(|m| equal(m, hi)))
             .map(|(k, _)| Expr::call_func(call.ty(), name.clone(), args.clone(), k))
     }
@@ -253,8 +380,8 @@ mod tests {
         let text = "for (g.s0.x, 0, 99) {\n g(g.s0.x) = max(min(g.s0.x, 255), 0)\n}\nfor (h.s0.x, 0, 9) {\n h(h.s0.x) = 0\n}\nfor (h.s1.x, 0, 9) {\n h(h.s1.x) = h(h.s1.x) + 1\n}\n";
         let s = parse_stmt_with_env(text, &env).unwrap_or_else(|e| panic!("{e}"));
         let fb = func_value_bounds_from_text(&Ctx::new(), &s);
-        assert_eq!(fb.get(&(loopir::name("g"), 0)).map(Interval::pretty), Some("[0, 255]".to_owned()));
-        assert!(!fb.contains_key(&(loopir::name("h"), 0)));
+        assert_eq!(fb.get(&loopir::name("g"), 0).map(|i| i.pretty()), Some("[0, 255]".to_owned()));
+        assert!(fb.get(&loopir::name("h"), 0).is_none());
     }
 
     /// The table's `t` names end just before the context's counter, as the reference drew
@@ -271,7 +398,7 @@ mod tests {
             ctx.seed_t(next);
             let fb = func_value_bounds_from_text(&ctx, &s);
             assert_eq!(ctx.next_t(), next, "the context's counter is left where it was");
-            let g = fb.get(&(loopir::name("g"), 0)).map(|i| i.max.clone());
+            let g = fb.get(&loopir::name("g"), 0).map(|i| i.max);
             g.and_then(|b| b.as_expr().map(|e| e.to_string())).unwrap_or_default()
         };
         let named = |a: u32, b: u32| {
@@ -283,5 +410,61 @@ mod tests {
         assert_eq!(max_of_g(2), named(0, 1));
         assert_eq!(max_of_g(1), named(0, 1));
         assert_eq!(max_of_g(0), named(0, 1));
+    }
+
+    /// A chain of six Funcs, each reading the one before twice under a select, so that
+    /// every entry draws names.
+    fn chain_of_funcs() -> Stmt {
+        let mut env = ParseEnv::new();
+        let mut text = String::from(
+            "for (f0.s0.x, 0, 99) {\n f0(f0.s0.x) = select(10 < max(h, w), 2.000000f, 0.000000f)\n}\n",
+        );
+        env = env.with_func("f0", vec![Type::float(32, 1)]);
+        for i in 1..6 {
+            let x = format!("f{i}.s0.x");
+            let p = i - 1;
+            text.push_str(&format!(
+                "for ({x}, 0, 99) {{\n f{i}({x}) = select({} < max(h, w), f{p}({x}) + f{p}({x} + 1), 0.000000f)\n}}\n",
+                10 << i
+            ));
+            env = env.with_func(&format!("f{i}"), vec![Type::float(32, 1)]);
+        }
+        parse_stmt_with_env(&text, &env).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn entries_are_computed_as_far_as_asked_with_the_whole_tables_answers() {
+        let s = chain_of_funcs();
+        let f = |i: usize| loopir::name(&format!("f{i}"));
+        // 0: names from 0 at once; 3: fewer than the table draws, so from 0 too, once
+        // counted; 1000: more, so the names end at t999 and are computed twice.
+        for next in [0u64, 3, 1000] {
+            let table = || {
+                let ctx = Ctx::new();
+                ctx.seed_t(next);
+                func_value_bounds_from_text(&ctx, &s)
+            };
+            let whole = table().entries();
+            assert_eq!(whole.len(), 6);
+            let expected = |i: usize| whole.iter().find(|(k, _)| k.0 == f(i)).map(|(_, v)| format!("{v:?}"));
+            let lazy = table();
+            assert_eq!(lazy.get(&f(2), 0).map(|v| format!("{v:?}")), expected(2), "seed {next}");
+            assert_eq!(
+                format!("{lazy:?}"),
+                "FuncValueBounds { 3 entries computed, 3 Funcs pending }",
+                "seed {next}"
+            );
+            assert!(lazy.get(&f(2), 1).is_none());
+            assert!(lazy.get(&loopir::name("h"), 0).is_none());
+            for i in [5, 0, 3, 1, 4] {
+                assert_eq!(lazy.get(&f(i), 0).map(|v| format!("{v:?}")), expected(i), "seed {next}, f{i}");
+            }
+            assert_eq!(format!("{lazy:?}"), "FuncValueBounds { 6 entries computed, 0 Funcs pending }");
+        }
+        let ctx = Ctx::new();
+        ctx.seed_t(1000);
+        let last =
+            func_value_bounds_from_text(&ctx, &s).get(&f(5), 0).map(|v| format!("{v:?}")).unwrap_or_default();
+        assert!(last.contains("t999") && !last.contains("t1000"), "{last}");
     }
 }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::ir::{add, cast, div, modulo, mul, sub};
 use loopir::Expr;
+use rustc_hash::FxHashMap;
 
 fn x() -> Expr {
     Expr::var_i32("x")

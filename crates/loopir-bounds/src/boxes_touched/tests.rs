@@ -106,7 +106,7 @@ fn w10_if_then_else_versus_select() {
 fn w11_func_values_as_indices() {
     let s = stmt("for (x, 0, 10) {\n h(x) = f(g(x))\n}\n");
     let mut fb = FuncValueBounds::default();
-    fb.insert((loopir::name("g"), 0), Interval::new(Expr::i32(0), Expr::i32(255)));
+    fb.insert(loopir::name("g"), 0, Interval::new(Expr::i32(0), Expr::i32(255)));
     let m = boxes_required(&Ctx::new(), &s, &Scope::new(), &fb).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(simplified(&m), "g: {[0, 10]}; f: {[0, 255]}");
     let m = boxes_required(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())

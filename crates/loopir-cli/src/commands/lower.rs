@@ -58,7 +58,7 @@ pub struct PassContext<'a> {
     /// Func value bounds computed by an earlier `bounds` pass of this run: the reference
     /// computes them once, from the definitions, and hands the same table to allocation
     /// bounds inference.
-    pub func_value_bounds: std::cell::RefCell<Option<loopir_bounds::FuncValueBounds>>,
+    pub func_value_bounds: std::cell::RefCell<Option<std::rc::Rc<loopir_bounds::FuncValueBounds>>>,
 }
 
 /// An environment file given with `--env PASS=FILE`, read before the input is parsed.
@@ -146,7 +146,10 @@ fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'
     // Without an earlier `bounds` pass, the Provides of this statement stand in for the
     // definitions.
     let func_bounds = ctx.func_value_bounds.borrow().clone().unwrap_or_else(|| {
-        loopir_bounds::func_value_bounds::func_value_bounds_from_text(&loopir_bounds::Ctx::new(), stmt)
+        std::rc::Rc::new(loopir_bounds::func_value_bounds::func_value_bounds_from_text(
+            &loopir_bounds::Ctx::new(),
+            stmt,
+        ))
     });
     loopir_bounds::allocation_bounds::allocation_bounds_inference(stmt, &env, &func_bounds, 0)
         .map_err(|e| e.to_string())
@@ -168,7 +171,7 @@ fn run_computation_bounds(
     let out =
         loopir_bounds::compute_bounds::computation_bounds_inference_with(&ctx, stmt, &env, &func_bounds)
             .map_err(|e| e.to_string());
-    *pass_ctx.func_value_bounds.borrow_mut() = Some(func_bounds);
+    *pass_ctx.func_value_bounds.borrow_mut() = Some(std::rc::Rc::new(func_bounds));
     out
 }
 
