@@ -142,6 +142,27 @@ impl FuncValueBounds {
         self.known.borrow().get(&(func.clone(), index)).cloned()
     }
 
+    /// Whether some entry is finite on both ends, computing entries in order until one is.
+    pub fn any_bounded(&self) -> bool {
+        let mut next = 0;
+        loop {
+            let mut func = None;
+            self.settle(|sites| {
+                func = sites.get_index(next).map(|(f, _)| f.clone());
+                func.as_ref().map(|_| next)
+            });
+            // Once nothing is pending, the table is complete and checked whole below.
+            let Some(func) = func else { break };
+            let known = self.known.borrow();
+            let mut values = (0u32..).map_while(|k| known.get(&(func.clone(), k)));
+            if values.any(Interval::is_bounded) {
+                return true;
+            }
+            next += 1;
+        }
+        self.known.borrow().values().any(Interval::is_bounded)
+    }
+
     /// Every entry, sorted by Func name and index (computing the whole table).
     pub fn entries(&self) -> Vec<((Name, u32), Interval)> {
         self.settle(|sites| sites.len().checked_sub(1));
@@ -160,22 +181,23 @@ impl FuncValueBounds {
             && !(p.settled && pos < p.done)
         {
             self.compute_until(&mut p, pos + 1);
-            if !p.settled && p.ctx.next_t() < p.target {
-                let all = p.sites.len();
-                self.compute_until(&mut p, all);
-                let drawn = p.ctx.next_t();
-                if drawn > 0 && drawn < p.target {
-                    // The names end just before the counter: compute again from there.
-                    self.known.borrow_mut().clear();
-                    p.ctx = Ctx::with_options(p.ctx.options());
-                    p.ctx.seed_t(p.target - drawn);
-                    p.done = 0;
-                    p.any_bounded = false;
-                    p.settled = true;
-                    self.compute_until(&mut p, pos + 1);
-                }
+            // Names from 0 are final once they reach the counter: compute further
+            // entries until they do, or until all are computed and counted.
+            while !p.settled && p.ctx.next_t() < p.target && p.done < p.sites.len() {
+                let next = p.done + 1;
+                self.compute_until(&mut p, next);
             }
-            // Names from 0 are final once they reach the counter (or if there are none).
+            let drawn = p.ctx.next_t();
+            if !p.settled && drawn > 0 && drawn < p.target {
+                // The names end just before the counter: compute again from there.
+                self.known.borrow_mut().clear();
+                p.ctx = Ctx::with_options(p.ctx.options());
+                p.ctx.seed_t(p.target - drawn);
+                p.done = 0;
+                p.any_bounded = false;
+                p.settled = true;
+                self.compute_until(&mut p, pos + 1);
+            }
             p.settled = true;
         }
         if p.done < p.sites.len() || !p.settled {
@@ -319,8 +341,12 @@ impl Walk<'_> {
 /// `s` with the access clamps of the clamping stage removed (see the module docs); the
 /// statement itself when there are none.
 pub fn undo_access_clamps(s: &Stmt, bounds: &FuncValueBounds) -> Stmt {
-    // Only the Funcs under a clamp-shaped `max(min(f(..), hi), lo)` are looked up, so a
-    // table computed on demand computes no more than those.
+    // The clamping stage only clamps with bounds finite on both ends. (A walk of a large
+    // statement costs more than computing the entries of a few Funcs, which is what
+    // finding one bounded entry usually takes.)
+    if !bounds.any_bounded() {
+        return s.clone();
+    }
     Unclamp { bounds, memo: ExprMemo::default() }.mutate_stmt(s)
 }
 
@@ -461,6 +487,10 @@ mod tests {
             }
             assert_eq!(format!("{lazy:?}"), "FuncValueBounds { 6 entries computed, 0 Funcs pending }");
         }
+        // Finding a bounded entry stops at the first one (f0 is [0.0f, 2.0f]).
+        let first = func_value_bounds_from_text(&Ctx::new(), &s);
+        assert!(first.any_bounded());
+        assert_eq!(format!("{first:?}"), "FuncValueBounds { 1 entries computed, 5 Funcs pending }");
         let ctx = Ctx::new();
         ctx.seed_t(1000);
         let last =
