@@ -128,7 +128,8 @@ impl FuncValueBounds {
         FuncValueBounds::default()
     }
 
-    /// Sets the bounds of value `index` of `func`.
+    /// Sets the bounds of value `index` of `func`, for a table built by hand (in a table
+    /// read from a statement, an entry computed later replaces it).
     pub fn insert(&mut self, func: Name, index: u32, bounds: Interval) {
         self.known.get_mut().insert((func, index), bounds);
     }
