@@ -129,13 +129,20 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         }
         let _hashes = self.ctx.hash_scope();
         self.ctx.count(|s| s.simplify_visits += 1);
+        let draws = self.ctx.draws();
         let r = with_stack(|| self.visit(e));
-        if fact_free && self.fact_free() {
+        // (A leaf is answered before the table is consulted.)
+        if fact_free && self.fact_free() && !r.is_leaf() {
             self.ctx.note_simplified(&r);
         }
-        self.memo.insert(key, (e.clone(), r.clone()));
-        // A simplified node is its own fixed point.
-        self.memo.insert((r.as_ptr(), self.epoch), (r.clone(), r.clone()));
+        // A node with one handle is reached once, through its one parent: a memo entry
+        // would only keep it (and its result) alive until the simplifier is dropped. Kept
+        // anyway if its simplification drew a tag, which a second one would draw anew.
+        if e.is_shared() || self.ctx.draws() != draws {
+            self.memo.insert(key, (e.clone(), r.clone()));
+            // A simplified node is its own fixed point.
+            self.memo.insert((r.as_ptr(), self.epoch), (r.clone(), r.clone()));
+        }
         r
     }
 

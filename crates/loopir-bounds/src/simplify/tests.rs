@@ -383,3 +383,27 @@ fn halide_add_sub_mul_forms() {
         assert_eq!(sp(input), want, "{input}");
     }
 }
+
+/// What a simplifier was given once is not kept alive by it: a node with one handle is
+/// reached through its one parent, so a memo entry for it would only hold it (and its
+/// result) until the simplifier is dropped; nor is a constant result kept by the
+/// context's table of fact-free results, which a constant never consults.
+#[test]
+fn unshared_input_and_constant_results_are_not_retained() {
+    let ctx = Ctx::new();
+    let scope = scope_x(0, 10);
+    let mut with_ranges = Simplifier::new(&ctx, &scope);
+    let e = ir::add(ir::add(x(), c(1)), c(2));
+    let r = with_ranges.simplify(&e);
+    assert_eq!(s(r.clone()), "x + 3");
+    assert!(!e.is_shared(), "the input is held by the simplifier's memo");
+    let mut fact_free = Simplifier::without_bounds(&ctx);
+    let folded = fact_free.simplify(&ir::mul(ir::add(c(2), c(3)), c(4)));
+    assert_eq!(s(folded.clone()), "20");
+    assert!(!folded.is_shared(), "the constant is held by the context's table");
+    // A shared input is memoised: simplifying it again returns the same node.
+    let shared = ir::add(ir::add(y(), c(1)), c(2));
+    let keep = shared.clone();
+    let first = fact_free.simplify(&shared);
+    assert!(first.same_as(&fact_free.simplify(&keep)));
+}
