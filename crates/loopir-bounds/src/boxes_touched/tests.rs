@@ -315,3 +315,30 @@ fn single_func_queries_walk_only_what_concerns_the_func() {
     assert!(g.is_some());
     assert_eq!(ctx.next_t(), 2);
 }
+
+/// Found by fuzzing: a loop bound adding a float constant to an int loop variable (text
+/// the reference never prints; the parser keeps it as written) sent the simplifier into
+/// an endless rewrite of the box ends. Such operands are now left alone.
+#[test]
+fn operands_of_two_types_are_left_alone_and_the_walk_ends() {
+    let text = "for (out.s0.y, out.min.1, (out.min.1 + out.extent.1) - 1) {
+ realize blur([blur.x.min_realized, blur.x.extent_realized], [blur.y.min_realized, blur.y.extent_realized]) {
+   produce blur {
+    for (blur.s0.y, out.s0.y + -1, ((out.s0.y + -1.) + 3) - 1) {
+     for (blur.s0.x, 0, (0 + 64) - 1) {
+      blur(blur.s0.x, blur.s0.y) = 0_u16
+     }
+    }
+   }
+   consume blur {
+    for (out.s0.x, 0, (0 + 64) - 1) {
+     output(out.s0.x, out.s0.y) = uint8(blur(out.s0.x, out.s0.y + 1))
+    }
+   }
+ }
+}
+";
+    let boxes = touched(text);
+    assert!(boxes.contains("(-1.000000 + 3)"), "the mixed-type sum stays as written: {boxes}");
+    assert!(boxes.starts_with("blur: {[0, 63], [out.min.1 + -1, "), "{boxes}");
+}

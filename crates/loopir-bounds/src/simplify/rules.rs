@@ -64,6 +64,15 @@ impl Simplifier<'_, '_, '_> {
 
     /// Applies the rules of `op` to simplified operands.
     pub fn binary(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        if a.ty().is_float() != b.ty().is_float() {
+            // A float operand with an integer one: text the reference never prints, which
+            // the parser accepts as written. No rule is meant for them (some would rewrite
+            // such a node back and forth forever), so the node stays as it is. (Operands
+            // whose integer or boolean types the parser inferred differently are common
+            // and harmless, and keep their rules.)
+            let ty = if op.is_comparison() { loopir::Type::bool(a.ty().lanes()) } else { a.ty() };
+            return Expr::from_node_unchecked(ty, ExprKind::Binary(op, a, b));
+        }
         if let Some(r) = self.fold(op, &a, &b) {
             return r;
         }
