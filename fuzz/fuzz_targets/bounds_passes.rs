@@ -1,0 +1,35 @@
+//! Runs the bounds passes on arbitrary text: parsing must fail with an error, never panic,
+//! and the passes on whatever parses must return (a result or an error) without panicking.
+//! The first byte picks one of a few real bounds envs (Halide 21 cases), so that texts in
+//! the shape of a pass input meet Funcs, outputs and schedules the env describes.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use loopir_bounds::env::BoundsEnv;
+use loopir_bounds::{Ctx, FuncValueBounds, Scope};
+
+/// Bounds envs of real pipelines.
+const ENVS: [&str; 8] = [
+    include_str!("../../fixtures/bounds/halide21/bound_and_clamp.cpu/bounds.env.json"),
+    include_str!("../../fixtures/bounds/halide21/boundary_repeat_edge.cpu/bounds.env.json"),
+    include_str!("../../fixtures/bounds/halide21/compute_with_fused.cpu/bounds.env.json"),
+    include_str!("../../fixtures/bounds/halide21/nested_specializations.cpu/bounds.env.json"),
+    include_str!("../../fixtures/bounds/halide21/param_rdom_scatter.cpu/bounds.env.json"),
+    include_str!("../../fixtures/bounds/halide21/specialized_update.cpu/bounds.env.json"),
+    include_str!("../../fixtures/bounds/halide21/tuple_update.cpu/bounds.env.json"),
+    include_str!("../../fixtures/bounds/halide21/extern_image_and_expr.cpu/bounds.env.json"),
+];
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, rest)) = data.split_first() else { return };
+    let Ok(text) = std::str::from_utf8(rest) else { return };
+    let Ok(env) = BoundsEnv::from_json(ENVS[usize::from(pick) % ENVS.len()]) else { return };
+    let Ok(stmt) = loopir::parse_stmt_with_env(text, &env.parse_env()) else { return };
+    let ctx = Ctx::new();
+    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
+    let _ = loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, &stmt, &env);
+    let table = loopir_bounds::func_value_bounds::func_value_bounds_from_text(&Ctx::new(), &stmt);
+    let _ = loopir_bounds::allocation_bounds::allocation_bounds_inference(&stmt, &env, &table, 0);
+    let _ = loopir_bounds::boxes_touched(&Ctx::new(), &stmt, &Scope::new(), &FuncValueBounds::default());
+});
