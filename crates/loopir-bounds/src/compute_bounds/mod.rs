@@ -858,6 +858,23 @@ mod tests {
         );
     }
 
+    /// Found by fuzzing: a stage number from the text sized a table of stages before any
+    /// check (`f.s4294967295` asks for 103 GB, and the allocation aborts the process).
+    /// Stages the Provides cannot fill are now an error first.
+    #[test]
+    fn a_huge_stage_number_is_an_error_not_an_allocation() {
+        let text = pipeline("f(g.s0.x)").replace(
+            "    f(f.s0.x) = f.s0.x\n",
+            "    f(f.s0.x) = f.s0.x\n    for (f.s4294967295.x, 0, 9) {\n     f(f.s4294967295.x) = 1\n    }\n",
+        );
+        assert!(text.contains("f.s4294967295"));
+        let r = run(&text);
+        assert!(
+            matches!(r, Err(BoundsError::Unsupported(ref m)) if m.contains("no Provide for stage f.s1")),
+            "{r:?}"
+        );
+    }
+
     #[test]
     fn update_without_pure_definition_is_unsupported() {
         let text = "produce f {\n for (f.s1.x, 0, 9) {\n  f(f.s1.x) = 1\n }\n}\n";

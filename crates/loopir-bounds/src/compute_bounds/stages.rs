@@ -656,6 +656,16 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
                 remainder: parse(&b.remainder)?,
             });
         }
+        if stage_count > provides.len().max(1) {
+            // Every stage needs a Provide (checked below, per stage); a stage number the
+            // Provides cannot fill is reported before a slot is made for every stage up to
+            // it (a number from the text can be any size).
+            let mut seen: Vec<usize> = provide_stages.clone();
+            seen.sort_unstable();
+            seen.dedup();
+            let missing = seen.iter().enumerate().find(|&(i, &k)| i != k).map_or(seen.len(), |(i, _)| i);
+            return Err(unsupported(format!("no Provide for stage {f}.s{missing}")));
+        }
         let mut per_stage: Vec<Vec<&ProvideFact>> = vec![Vec::new(); last as usize + 1];
         for (p, &k) in provides.iter().zip(&provide_stages) {
             let Some(slot) = per_stage.get_mut(k) else {
