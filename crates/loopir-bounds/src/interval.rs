@@ -246,7 +246,9 @@ pub fn make_min_max_expr(op: BinOp, a: &Expr, b: &Expr) -> Expr {
     if let Some(c) = fold_min_max(op, a, b) {
         return c;
     }
-    if ir::is_const(a) {
+    // Constants go right; two constants that do not fold (of two types, which only
+    // ill-typed text gives) stay as they are rather than swap places forever.
+    if ir::is_const(a) && !ir::is_const(b) {
         return make_min_max_expr(op, b, a);
     }
     if let Some((x, c0)) = as_minmax(a, op)

@@ -342,3 +342,13 @@ fn operands_of_two_types_are_left_alone_and_the_walk_ends() {
     assert!(boxes.contains("(-1.000000 + 3)"), "the mixed-type sum stays as written: {boxes}");
     assert!(boxes.starts_with("blur: {[0, 63], [out.min.1 + -1, "), "{boxes}");
 }
+
+/// Found by fuzzing: a Func written at an int32 index and read at a uint2 one (text the
+/// reference never prints) merged two constant ends of two types, which do not fold, and
+/// `make_min_max_expr` swapped them back and forth forever.
+#[test]
+fn constant_ends_of_two_types_are_merged_as_they_are() {
+    let text = "for (r, 0, 9) {\n f(int32(input(r)) % 64) = f(uint2(input(r)) % 64) + 1\n}\n";
+    let boxes = touched(text);
+    assert!(boxes.ends_with("f: {[0_u2, 63]}"), "{boxes}");
+}
