@@ -623,7 +623,9 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
         let last = facts.max_stage.get(f.as_str()).copied().unwrap_or(0);
         let stage_count = (last as usize + 1).max(1 + func_env.map_or(0, |fe| fe.updates.len()));
         let provide_stages = provide_stages(f, provides, stage_count)?;
-        let last = stage_count as u32 - 1;
+        // At least 1; a stage number from the text can be u32::MAX, so the count may not
+        // fit back in a u32.
+        let last = u32::try_from(stage_count - 1).unwrap_or(u32::MAX);
         if let Some(def) = ExternDef::from_env(env, f)? {
             // An extern stage: no Provide; its consumer boxes come from the query (§2.1.3).
             if !provides.is_empty() || last > 0 {
