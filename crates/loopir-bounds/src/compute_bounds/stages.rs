@@ -626,7 +626,9 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
         // At least 1; a stage number from the text can be u32::MAX, so the count may not
         // fit back in a u32.
         let last = u32::try_from(stage_count - 1).unwrap_or(u32::MAX);
-        if let Some(def) = ExternDef::from_env(env, f)? {
+        let extern_def = ExternDef::from_env(env, f)?;
+        let is_extern = extern_def.is_some();
+        if let Some(def) = extern_def {
             // An extern stage: no Provide; its consumer boxes come from the query (§2.1.3).
             if !provides.is_empty() || last > 0 {
                 return Err(unsupported(format!("extern Func {f} with Provides or updates")));
@@ -658,17 +660,18 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
                 remainder: parse(&b.remainder)?,
             });
         }
-        if stage_count > provides.len().max(1) {
-            // Every stage needs a Provide (checked below, per stage); a stage number the
-            // Provides cannot fill is reported before a slot is made for every stage up to
-            // it (a number from the text can be any size).
+        // Every stage of a Func defined in the text needs a Provide. Checked before a slot
+        // is made per stage: a stage number from the text can be any size.
+        if !is_extern {
             let mut seen: Vec<usize> = provide_stages.clone();
             seen.sort_unstable();
             seen.dedup();
-            let missing = seen.iter().enumerate().find(|&(i, &k)| i != k).map_or(seen.len(), |(i, _)| i);
-            return Err(unsupported(format!("no Provide for stage {f}.s{missing}")));
+            if seen.len() < stage_count {
+                let missing = seen.iter().enumerate().find(|&(i, &k)| i != k).map_or(seen.len(), |(i, _)| i);
+                return Err(unsupported(format!("no Provide for stage {f}.s{missing}")));
+            }
         }
-        let mut per_stage: Vec<Vec<&ProvideFact>> = vec![Vec::new(); last as usize + 1];
+        let mut per_stage: Vec<Vec<&ProvideFact>> = vec![Vec::new(); stage_count];
         for (p, &k) in provides.iter().zip(&provide_stages) {
             let Some(slot) = per_stage.get_mut(k) else {
                 return Err(unsupported(format!("Provide to {f} outside its stages")));
@@ -705,12 +708,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             })
             .collect();
         let first = stages.len();
-        let is_extern =
-            stages.last().is_some_and(|st: &Stage| st.func.as_ref() == f && st.extern_def.is_some());
         for (k, ps) in per_stage.iter().enumerate().filter(|_| !is_extern) {
-            if ps.is_empty() {
-                return Err(unsupported(format!("no Provide for stage {f}.s{k}")));
-            }
             let mut rvars = Vec::new();
             let mut env_predicates = Vec::new();
             if k > 0
