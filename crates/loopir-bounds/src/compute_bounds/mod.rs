@@ -386,24 +386,11 @@ impl Walk<'_> {
         let producing_key = producing.map(|p| (self.stages[p].func.as_ref(), self.stages[p].stage));
         let mut merged: Option<Region> = None;
         let mut relevant_boxes = Vec::new();
-        // The table is sorted by consumer: entries of one consumer Func come together and
-        // share its name, so whether it is produced inside is looked up once per run.
-        let mut inner_run: Option<(&Name, bool)> = None;
         for ((consumer, k), b) in &stage.table {
-            let is_inner = match inner_run {
-                Some((f, known)) if std::sync::Arc::ptr_eq(f, consumer) => known,
-                _ => {
-                    let known = inner.contains(consumer);
-                    inner_run = Some((consumer, known));
-                    known
-                }
-            };
-            let fused = || {
-                group.iter().any(|&g| {
-                    Some(g) != producing && self.stages[g].func == *consumer && self.stages[g].stage == *k
-                })
-            };
-            if is_inner || producing_key == Some((consumer.as_ref(), *k)) || fused() {
+            let fused = group.iter().any(|&g| {
+                Some(g) != producing && self.stages[g].func == *consumer && self.stages[g].stage == *k
+            });
+            if producing_key == Some((consumer.as_ref(), *k)) || inner.contains(consumer) || fused {
                 relevant_boxes.push(b);
             }
         }

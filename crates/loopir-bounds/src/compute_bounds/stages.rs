@@ -894,11 +894,7 @@ pub(super) fn consumer_analysis(
     for stage in stages.iter_mut() {
         // As a map would: ordered by key, a later entry replacing an earlier one with the
         // same key (the stable sort keeps equal keys in insertion order; keep the last).
-        // Entries of one consumer Func share its name's allocation: compare the stage
-        // numbers alone then (B13's tables are O(U²) entries of one name).
-        stage.table.sort_by(|((fa, ka), _), ((fb, kb), _)| {
-            if std::sync::Arc::ptr_eq(fa, fb) { ka.cmp(kb) } else { (fa, ka).cmp(&(fb, kb)) }
-        });
+        stage.table.sort_by(|a, b| a.0.cmp(&b.0));
         let mut deduped: Vec<((Name, u32), Rc<Region>)> = Vec::with_capacity(stage.table.len());
         for entry in stage.table.drain(..) {
             match deduped.last_mut() {
