@@ -243,6 +243,30 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         i
     }
 
+    /// As [`BoundsOfExpr::bounds`], for a query the caller makes once under the current
+    /// bindings (a let value re-derived for a tightened variable): its answer is not
+    /// memoised unless it drew fresh names, which asking again would draw anew. The
+    /// node itself is shared (the let holds it), but an entry would only keep its
+    /// result, and every node the simplifier makes of it, alive until the walk ends:
+    /// O(lets × conditions) memory that nothing reads.
+    pub fn bounds_once(&mut self, e: &Expr) -> Interval {
+        if e.is_leaf() || !e.is_shared() {
+            return self.bounds(e);
+        }
+        let key = self.key(e);
+        if let Some((_, i)) = self.memo.get(&key) {
+            return i.clone();
+        }
+        self.ctx.count(|s| s.bounds_rule_applications += 1);
+        let _hashes = self.ctx.hash_scope();
+        let draws = self.ctx.draws();
+        let i = with_stack(|| self.visit(e));
+        if self.ctx.draws() != draws {
+            self.memo.insert(key, (e.clone(), i.clone()));
+        }
+        i
+    }
+
     /// Whether the simplifier reduces `cond` to true (ends are in terms of symbols, so no
     /// scope facts apply).
     fn prove(&mut self, cond: Expr) -> bool {

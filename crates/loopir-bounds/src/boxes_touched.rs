@@ -843,7 +843,7 @@ impl Walker<'_, '_> {
                     continue;
                 }
                 let previous = self.bounds.lookup(&name).cloned().unwrap_or_default();
-                let fresh = self.bounds.bounds(&value);
+                let fresh = self.bounds.bounds_once(&value);
                 let fresh = simplify_widening(&mut self.simp, &fresh);
                 let mut refined = Interval::intersection(&fresh, &previous);
                 refined = Interval {
@@ -1019,7 +1019,7 @@ impl Walker<'_, '_> {
             return;
         }
         let (name, value) = (self.lets[b.let_index].name.clone(), self.lets[b.let_index].value.clone());
-        let fresh = self.bounds.bounds(&value);
+        let fresh = self.bounds.bounds_once(&value);
         let fresh = simplify_widening(&mut self.simp, &fresh);
         let old = self.bounds.lookup(&name).cloned().unwrap_or_default();
         let hi = make_min(&fresh.max, &old.max).map(|e| self.simp.simplify(e));

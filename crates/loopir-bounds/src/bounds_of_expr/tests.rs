@@ -497,3 +497,33 @@ mod soundness {
         }
     }
 }
+
+/// A query made once under the current bindings leaves nothing behind: the answer's ends
+/// have no handle but the caller's (a memo entry would hold them until the analysis is
+/// dropped), while an ordinary query of the same node is memoised.
+#[test]
+fn a_query_made_once_is_not_memoised() {
+    let ctx = Ctx::new();
+    let outer = x_0_10();
+    let fb = FuncValueBounds::default();
+    let mut analysis = BoundsOfExpr::new(&ctx, &outer, &fb, false);
+    let e = add(x(), y());
+    let shared = e.clone();
+    let once = analysis.bounds_once(&e);
+    assert_eq!(once.pretty(), "[0 + y, 10 + y]");
+    let max = once.max.as_expr().cloned().unwrap_or_else(|| c(0));
+    drop(once);
+    assert!(!max.is_shared(), "the answer is held by the memo");
+    // Asked again, it is computed again, to the same answer.
+    assert_eq!(analysis.bounds_once(&shared).pretty(), "[0 + y, 10 + y]");
+    let memoised = analysis.bounds(&e);
+    assert!(memoised.max.as_expr().is_some_and(Expr::is_shared));
+    assert!(
+        analysis
+            .bounds_once(&shared)
+            .max
+            .as_expr()
+            .zip(memoised.max.as_expr())
+            .is_some_and(|(a, b)| a.same_as(b))
+    );
+}
