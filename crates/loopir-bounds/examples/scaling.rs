@@ -7,6 +7,11 @@
 //! workload are timed in interleaved rounds (each round runs every size once) and each
 //! keeps its fastest run, so that a change in the machine's load between sizes does not
 //! show up as a ratio.
+//!
+//! `SCALING_OUTPUT=1` times nothing and prints, per size, what spec §3.5 asks to report
+//! besides the time: the input's DAG nodes, the output's DAG nodes and the length of the
+//! printed output (CSE'd ends as `loopir bounds` prints them; the statement as Halide
+//! prints it), with the output's growth per doubling of the input.
 
 /// The allocator the `loopir` command uses, so that timings match what users see.
 #[global_allocator]
@@ -74,6 +79,10 @@ fn report_by<'a>(
     let one = single_size().map(|n| vec![n]);
     let sizes = one.as_deref().or(given.as_deref()).unwrap_or(sizes);
     let runs: Vec<(usize, Run<'a>)> = sizes.iter().map(|&n| (n, prepare(n))).collect();
+    if output_mode() {
+        report_output(name, &runs.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+        return;
+    }
     let mut best = vec![f64::MAX; runs.len()];
     for _ in 0..self::runs() {
         for ((_, run), b) in runs.iter().zip(&mut best) {
@@ -96,6 +105,81 @@ fn report_by<'a>(
     println!("{line}");
 }
 
+/// Whether `SCALING_OUTPUT` asks for output sizes instead of times.
+fn output_mode() -> bool {
+    std::env::var_os("SCALING_OUTPUT").is_some()
+}
+
+/// The sizes of one run: input DAG nodes, output DAG nodes, printed output characters.
+#[derive(Clone, Copy)]
+struct Sizes {
+    input: usize,
+    output: usize,
+    chars: usize,
+}
+
+thread_local! {
+    /// What the workloads prepared in output mode measured, in order.
+    static MEASURED: std::cell::RefCell<Vec<Sizes>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Records a prepared workload's sizes (output mode) and returns a run that does nothing.
+fn measured<'a>(sizes: Sizes) -> Run<'a> {
+    MEASURED.with(|m| m.borrow_mut().push(sizes));
+    printed()
+}
+
+/// Prints the sizes the workloads of `report_by` recorded, with the growth of the
+/// output's DAG and text per doubling of the input's DAG.
+fn report_output(name: &str, ns: &[usize]) {
+    let all = MEASURED.with(|m| std::mem::take(&mut *m.borrow_mut()));
+    // Workloads with no output of their own (table walks, B15) record nothing.
+    if all.len() != ns.len() {
+        return;
+    }
+    let mut line = format!("{name:<22}");
+    let mut prev: Option<Sizes> = None;
+    for (n, sz) in ns.iter().zip(&all) {
+        line.push_str(&format!("  N={n}: {} -> {} nodes, {} chars", sz.input, sz.output, sz.chars));
+        if let Some(p) = prev {
+            let doublings = (sz.input as f64 / p.input.max(1) as f64).log2().max(1e-9);
+            let per = |a: usize, b: usize| (a as f64 / b.max(1) as f64).powf(1.0 / doublings);
+            line.push_str(&format!(" (x{:.2}, x{:.2})", per(sz.output, p.output), per(sz.chars, p.chars)));
+        }
+        prev = Some(*sz);
+    }
+    println!("{line}");
+}
+
+/// Distinct expression nodes reachable from `roots` (by identity).
+fn expr_dag_nodes<'e>(roots: impl IntoIterator<Item = &'e loopir::Expr>) -> usize {
+    #[derive(Default)]
+    struct Count(std::collections::HashSet<*const loopir::ExprNode>);
+    impl loopir::visit::Visitor for Count {
+        fn visit_expr(&mut self, e: &loopir::Expr) {
+            if self.0.insert(e.as_ptr()) {
+                loopir::visit::walk_expr(self, e)
+            }
+        }
+    }
+    let mut c = Count::default();
+    roots.into_iter().for_each(|e| loopir::visit::Visitor::visit_expr(&mut c, e));
+    c.0.len()
+}
+
+/// The finite ends of an interval.
+fn ends(i: &Interval) -> impl Iterator<Item = &loopir::Expr> {
+    [&i.min, &i.max].into_iter().filter_map(|b| b.as_expr())
+}
+
+/// An end printed as `loopir bounds` prints it (CSE'd).
+fn printed_end(ctx: &Ctx, b: &loopir_bounds::Bound) -> String {
+    match b {
+        loopir_bounds::Bound::Finite(e) => loopir_bounds::cse::print_cse(ctx, e),
+        other => format!("{other:?}"),
+    }
+}
+
 fn expr<'a>(
     make: fn(usize) -> loopir::Expr,
     scope: &'a Scope<'_, Interval>,
@@ -104,16 +188,16 @@ fn expr<'a>(
 ) -> Run<'a> {
     let e = make(n);
     // `SCALING_PRINT=1` prints the interval (to compare builds).
-    if std::env::var_os("SCALING_PRINT").is_some() {
+    if std::env::var_os("SCALING_PRINT").is_some() || output_mode() {
         // CSE'd: the tree of a nested workload is exponential.
         let ctx = Ctx::new();
         let i = bounds_of_expr_in_scope(&ctx, &e, scope, &FuncValueBounds::default(), const_bound);
-        for b in [&i.min, &i.max] {
-            match b {
-                loopir_bounds::Bound::Finite(e) => println!("{}", loopir_bounds::cse::print_cse(&ctx, e)),
-                other => println!("{other:?}"),
-            }
+        let text = [&i.min, &i.max].map(|b| printed_end(&ctx, b));
+        if output_mode() {
+            let chars = text.iter().map(String::len).sum();
+            return measured(Sizes { input: expr_dag_nodes([&e]), output: expr_dag_nodes(ends(&i)), chars });
         }
+        text.iter().for_each(|t| println!("{t}"));
         return printed();
     }
     timed(move || bounds_of_expr_in_scope(&Ctx::new(), &e, scope, &FuncValueBounds::default(), const_bound))
@@ -122,7 +206,7 @@ fn expr<'a>(
 fn stmt<'a>(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> Run<'a> {
     let s = make(n);
     // `SCALING_PRINT=1` prints the boxes (to compare builds).
-    if std::env::var_os("SCALING_PRINT").is_some() {
+    if std::env::var_os("SCALING_PRINT").is_some() || output_mode() {
         let (ctx, scope, fb) = (Ctx::new(), Scope::new(), FuncValueBounds::default());
         let r = if provides {
             boxes_provided(&ctx, &s, &scope, &fb)
@@ -130,6 +214,24 @@ fn stmt<'a>(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> R
             boxes_required(&ctx, &s, &scope, &fb)
         };
         match r {
+            Ok(m) if output_mode() => {
+                // As `loopir bounds` prints the boxes: one line per Func, CSE'd ends.
+                let text: String = m
+                    .iter()
+                    .map(|(f, b)| {
+                        let dims: Vec<_> = b
+                            .bounds
+                            .iter()
+                            .map(|i| {
+                                format!("[{}, {}]", printed_end(&ctx, &i.min), printed_end(&ctx, &i.max))
+                            })
+                            .collect();
+                        format!("{f}: {}\n", dims.join(", "))
+                    })
+                    .collect();
+                let output = expr_dag_nodes(m.values().flat_map(|b| b.bounds.iter().flat_map(ends)));
+                return measured(Sizes { input: dag_nodes(&s), output, chars: text.len() });
+            }
             Ok(m) => m.iter().for_each(|(f, b)| println!("{f}: {b}")),
             Err(e) => println!("error: {e}"),
         }
@@ -204,6 +306,10 @@ fn pyramid(levels: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>
 /// Computation bounds inference on a generated pipeline (the generator's time excluded).
 fn compute<'a>(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> Run<'a> {
     match make(n) {
+        Ok(wl) if output_mode() => match wl.run_compute(&Ctx::new()) {
+            Ok(out) => pass_sizes(&wl.input, &out),
+            Err(e) => panic!("computation bounds at n = {n}: {e}"),
+        },
         // `SCALING_PRINT=1` prints the result (to look at its shape).
         Ok(wl) if std::env::var_os("SCALING_PRINT").is_some() => {
             println!("{}", wl.run_compute(&Ctx::new()).map_or_else(|e| e.to_string(), |s| s.to_string()));
@@ -215,9 +321,19 @@ fn compute<'a>(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsE
     }
 }
 
+/// Records the sizes of a pass's input and output (output mode).
+fn pass_sizes<'a>(input: &loopir::Stmt, output: &loopir::Stmt) -> Run<'a> {
+    measured(Sizes { input: dag_nodes(input), output: dag_nodes(output), chars: output.to_string().len() })
+}
+
 /// Allocation bounds inference on a generated pipeline.
 fn alloc<'a>(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> Run<'a> {
     match make(n) {
+        Ok(wl) if output_mode() => match (&wl.alloc_input, wl.run_alloc()) {
+            (Some(input), Some(Ok(out))) => pass_sizes(input, &out),
+            (_, Some(Err(e))) => panic!("allocation bounds at n = {n}: {e}"),
+            _ => printed(),
+        },
         Ok(wl) => timed(move || wl.run_alloc().map(|r| r.is_ok())),
         Err(e) => panic!("generator at n = {n}: {e}"),
     }
