@@ -390,6 +390,20 @@ fn main() {
     report("B14a truncated_pyramid alloc", &w::PYRAMID_LEVELS, |n| alloc(pyramid, n));
     // B14's input grows faster than its level count; the spec's "linear" is per doubling
     // of the input DAG.
+    // `SCALING_DUMP=DIR` writes both passes' results at every level (to compare builds).
+    if let Some(dir) = std::env::var_os("SCALING_DUMP").filter(|_| selected("B14 truncated_pyramid")) {
+        let text = |r: Result<loopir::Stmt, loopir_bounds::BoundsError>| {
+            r.map_or_else(|e| format!("error: {e}"), |s| s.to_string())
+        };
+        for l in w::PYRAMID_LEVELS {
+            let wl = pyramid(l).unwrap_or_else(|e| panic!("B14 at L = {l}: {e}"));
+            let path = |pass: &str| std::path::Path::new(&dir).join(format!("truncated_pyramid.L{l}.{pass}"));
+            let _ = std::fs::write(path("compute"), text(wl.run_compute(&Ctx::new())));
+            if let Some(r) = wl.run_alloc() {
+                let _ = std::fs::write(path("alloc"), text(r));
+            }
+        }
+    }
     let input_nodes = |alloc: bool| {
         move |n| {
             pyramid(n).ok().map_or(0, |wl| {

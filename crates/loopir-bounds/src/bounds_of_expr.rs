@@ -1021,7 +1021,18 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         match call_type {
             CallType::Halide => {
                 let mut r = type_bounds(ty);
-                if let Some(fb) = self.func_bounds.get(name, *value_index) {
+                if let Some((fb, computed)) = self.func_bounds.get_computed(name, *value_index) {
+                    if computed {
+                        // The ends are fact-free simplification results of another
+                        // context; said so here, a simplifier leaves them as they are
+                        // instead of walking them again (an end can be as long as the
+                        // chain of Funcs before this one: B14's pyramid).
+                        for end in fb.min.as_expr().into_iter().chain(fb.max.as_expr()) {
+                            if !end.is_leaf() {
+                                self.ctx.note_simplified(end);
+                            }
+                        }
+                    }
                     if fb.has_lower_bound() {
                         r.min = fb.min.clone();
                     }

@@ -40,7 +40,7 @@ use indexmap::IndexMap;
 use loopir::equality::with_stack;
 use loopir::mutate::{ExprMemo, Mutator, walk_expr};
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::bounds_of_expr_in_scope;
 use crate::cse::cse;
@@ -103,6 +103,9 @@ pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
 #[derive(Default)]
 pub struct FuncValueBounds {
     known: RefCell<FxHashMap<(Name, u32), Interval>>,
+    /// The entries of `known` the table computed (not inserted by hand): their ends are
+    /// results of fact-free simplification.
+    computed: RefCell<FxHashSet<(Name, u32)>>,
     pending: RefCell<Option<Box<Pending>>>,
 }
 
@@ -131,6 +134,7 @@ impl FuncValueBounds {
     /// Sets the bounds of value `index` of `func`, for a table built by hand (in a table
     /// read from a statement, an entry computed later replaces it).
     pub fn insert(&mut self, func: Name, index: u32, bounds: Interval) {
+        self.computed.get_mut().remove(&(func.clone(), index));
         self.known.get_mut().insert((func, index), bounds);
     }
 
@@ -141,6 +145,14 @@ impl FuncValueBounds {
             sites.get_full(func).filter(|(_, _, list)| has_entry(list, index)).map(|(i, ..)| i)
         });
         self.known.borrow().get(&(func.clone(), index)).cloned()
+    }
+
+    /// As [`FuncValueBounds::get`], and whether the table computed the entry (then each
+    /// finite end is the result of a fact-free simplification, which simplifying again
+    /// leaves as it is), rather than being given it.
+    pub(crate) fn get_computed(&self, func: &Name, index: u32) -> Option<(Interval, bool)> {
+        let bounds = self.get(func, index)?;
+        Some((bounds, self.computed.borrow().contains(&(func.clone(), index))))
     }
 
     /// Whether some entry is finite on both ends, computing entries in order until one is.
@@ -192,6 +204,7 @@ impl FuncValueBounds {
             if !p.settled && drawn > 0 && drawn < p.target {
                 // The names end just before the counter: compute again from there.
                 self.known.borrow_mut().clear();
+                self.computed.borrow_mut().clear();
                 p.ctx = Ctx::with_options(p.ctx.options());
                 p.ctx.seed_t(p.target - drawn);
                 p.done = 0;
@@ -216,6 +229,7 @@ impl FuncValueBounds {
                     let hull = value_bounds(&p.ctx, list, k, self, p.any_bounded);
                     p.any_bounded |= hull.is_bounded();
                     self.known.borrow_mut().insert((func.clone(), k as u32), hull);
+                    self.computed.borrow_mut().insert((func.clone(), k as u32));
                 }
             }
             p.done += 1;
@@ -225,7 +239,11 @@ impl FuncValueBounds {
 
 impl FromIterator<((Name, u32), Interval)> for FuncValueBounds {
     fn from_iter<I: IntoIterator<Item = ((Name, u32), Interval)>>(iter: I) -> Self {
-        FuncValueBounds { known: RefCell::new(iter.into_iter().collect()), pending: RefCell::new(None) }
+        FuncValueBounds {
+            known: RefCell::new(iter.into_iter().collect()),
+            computed: RefCell::default(),
+            pending: RefCell::new(None),
+        }
     }
 }
 
@@ -457,6 +475,30 @@ mod tests {
             env = env.with_func(&format!("f{i}"), vec![Type::float(32, 1)]);
         }
         parse_stmt_with_env(&text, &env).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A computed entry's ends are results of fact-free simplification, and the context
+    /// of a query that reads them is told so (a simplifier of that context then leaves
+    /// them as they are instead of walking a chain as long as the Funcs before them); an
+    /// entry given by hand is not vouched for.
+    #[test]
+    fn computed_entries_are_known_simplified_where_they_are_read() {
+        let s = chain_of_funcs();
+        let mut x = Scope::new();
+        let _ = x.push("x", Interval::new(Expr::i32(0), Expr::i32(10)));
+        let call = Expr::call_func(Type::float(32, 1), "f4", vec![Expr::var_i32("x")], 0);
+        let max_end = |table: &FuncValueBounds, ctx: &Ctx| {
+            let i = bounds_of_expr_in_scope(ctx, &call, &x, table, false);
+            i.max.as_expr().cloned().unwrap_or_else(|| Expr::i32(0))
+        };
+        let computed = func_value_bounds_from_text(&Ctx::new(), &s);
+        let ctx = Ctx::new();
+        let end = max_end(&computed, &ctx);
+        assert!(!end.is_leaf() && ctx.is_simplified(&end), "{end}");
+        let given: FuncValueBounds = computed.entries().into_iter().collect();
+        let ctx = Ctx::new();
+        let end = max_end(&given, &ctx);
+        assert!(!end.is_leaf() && !ctx.is_simplified(&end), "{end}");
     }
 
     #[test]
