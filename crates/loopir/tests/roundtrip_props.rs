@@ -787,6 +787,45 @@ proptest! {
         let ir = generate(choices);
         round_trip(&ir, false)?;
     }
+
+    /// Any float, printed, reads back as a value that prints the same, although the
+    /// text has six decimals: near 1e-6, where the form changes, the value nearest to
+    /// the text can lie on the other side (`0.000001f` is printed for 1.00003e-6 and is
+    /// nearest to a float below 1e-6, printed `1.000000e-06f`).
+    #[test]
+    fn printed_floats_read_back_as_values_printing_the_same(
+        bits32 in any::<u32>(),
+        bits64 in any::<u64>(),
+        near in -2_000_000i64..2_000_000,
+    ) {
+        let threshold32 = f32::from_bits((1e-6f32.to_bits() as i64 + near / 100_000) as u32);
+        let threshold64 = f64::from_bits((1e-6f64.to_bits() as i64 + near) as u64);
+        for e in [
+            Expr::f32(f32::from_bits(bits32)),
+            Expr::f32(threshold32),
+            f64_imm(f64::from_bits(bits64)),
+            f64_imm(threshold64),
+        ] {
+            let text = format!("f({e})\n");
+            let again = parse_stmt(&text).map_err(|err| TestCaseError::fail(format!("{text}: {err}")))?;
+            prop_assert_eq!(again.to_string(), text);
+        }
+    }
+}
+
+fn f64_imm(v: f64) -> Expr {
+    Expr::float_imm(Type::float(64, 1), v).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The literal at the threshold the fuzzer found: printed for 1.00003e-6.
+#[test]
+fn a_float_printed_just_above_one_millionth_reads_back_above_it() {
+    for text in
+        ["f(0.000001f)\n", "f(-0.000001f)\n", "f(0.000001)\n", "f(1.000000e-06f)\n", "f(1.000000e-06)\n"]
+    {
+        let s = parse_stmt(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(s.to_string(), text);
+    }
 }
 
 #[test]

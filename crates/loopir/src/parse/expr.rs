@@ -126,6 +126,37 @@ fn as_bfloat16(e: &Expr, lanes: u16) -> Option<Expr> {
     }
 }
 
+/// The value of float literal `text` that prints as `text` again: `v` (the value nearest
+/// to the decimal) unless that prints differently and a neighbour of the same type does.
+///
+/// Halide prints a float with six decimals, or in scientific form below 1e-6, so a
+/// printed value near that threshold can read back as its neighbour on the other side:
+/// `0.000001f` (printed for 1.00003e-6) reads as the float nearest to 1e-6, which lies
+/// below it and prints as `1.000000e-06f`. Picking the neighbour that prints as the text
+/// keeps reading and reprinting printed text a fixed point.
+fn printing_as(text: &str, ty: Type, v: f64) -> f64 {
+    let prints_as_text = |c: f64| crate::print::format_float(c) == text;
+    if !v.is_finite() || prints_as_text(v) {
+        return v;
+    }
+    // Nearest first, a few ulps each way: `log10`, which decides the form, is flat over
+    // several ulps of a double at the threshold.
+    let steps = (1..=64i64).flat_map(|d| [d, -d]);
+    let candidate = |d: i64| -> Option<f64> {
+        match ty.bits() {
+            32 => {
+                u32::try_from(i64::from((v as f32).to_bits()) + d).ok().map(|b| f64::from(f32::from_bits(b)))
+            }
+            64 => v.to_bits().checked_add_signed(d).map(f64::from_bits),
+            _ => None,
+        }
+    };
+    steps
+        .filter_map(candidate)
+        .find(|c| c.is_finite() && c.is_sign_negative() == v.is_sign_negative() && prints_as_text(*c))
+        .unwrap_or(v)
+}
+
 /// Makes two operands agree in type when one of them was only guessed.
 fn unify(a: Typed, b: Typed) -> (Expr, Expr, bool) {
     let is_bf16 = |e: &Expr| e.ty().code() == TypeCode::BFloat && e.ty().bits() == 16;
@@ -201,12 +232,38 @@ impl<'a> Parser<'a> {
         } else {
             lhs
         };
+        let op_at = self.pos;
         let Some(op) = self.infix() else { return Ok(lhs) };
+        // The operator itself, without the spaces around it.
+        let text = &self.src[op_at..self.pos];
+        let (at, len) = (op_at + text.iter().take_while(|b| **b == b' ').count(), text.trim_ascii().len());
+        let arithmetic = match op {
+            Infix::Bin(op) => !op.is_comparison() && !op.is_logical(),
+            Infix::Bitwise(_) => true,
+        };
         let rhs = self.unary()?;
+        if arithmetic {
+            self.no_handle_operands(at, len, &lhs, &rhs)?;
+        }
         Ok(match op {
             Infix::Bin(op) => binary(op, lhs, rhs),
             Infix::Bitwise(name) => bitwise(name, lhs, rhs),
         })
+    }
+
+    /// Arithmetic is not defined on handles (Halide rejects it where the IR is built).
+    /// Without this check, an operand whose type was only guessed would take the handle
+    /// type of the other, and a vector of handles has no printed form that reads back.
+    fn no_handle_operands(&self, at: usize, len: usize, a: &Typed, b: &Typed) -> Result<(), ParseError> {
+        if a.e.ty().is_handle() || b.e.ty().is_handle() {
+            return Err(self.error_at(
+                at,
+                len,
+                ParseErrorKind::InvalidNode,
+                "arithmetic on numbers, not on handles",
+            ));
+        }
+        Ok(())
     }
 
     fn infix(&mut self) -> Option<Infix> {
@@ -378,6 +435,7 @@ impl<'a> Parser<'a> {
                 (Type::float(64, 1), text.parse::<f64>().map_err(|_| bad(self))?)
             };
             self.no_trailing_name(start)?;
+            let v = printing_as(text, ty, v);
             return Ok(sure(Expr::from_node_unchecked(ty, ExprKind::FloatImm(v))));
         }
         let digits_end = self.pos;
@@ -513,6 +571,15 @@ impl<'a> Parser<'a> {
             if let Some(op) = VectorReduceOp::from_name(op_text)
                 && self.src.get(self.pos + len) == Some(&b'(')
             {
+                if ty.is_handle() {
+                    // Its printed form, `((T))vector_reduce_...`, would read as a load.
+                    return Err(self.error_at(
+                        start,
+                        save + "vector_reduce_".len() + len - start,
+                        ParseErrorKind::InvalidNode,
+                        "a vector reduction of numbers, not of handles",
+                    ));
+                }
                 self.pos += len + 1;
                 let v = self.expr_implicit()?;
                 self.expect(")")?;
@@ -733,6 +800,7 @@ impl<'a> Parser<'a> {
                 self.expect(", ")?;
                 let b = self.expr_implicit()?;
                 self.expect(")")?;
+                self.no_handle_operands(start, word.len(), &a, &b)?;
                 binary(if word == b"min" { BinOp::Min } else { BinOp::Max }, a, b)
             }
             b"select" => {
