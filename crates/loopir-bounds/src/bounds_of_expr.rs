@@ -217,6 +217,22 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     /// The (raw) interval of `e` in the current scope.
     pub fn bounds(&mut self, e: &Expr) -> Interval {
+        self.memoised(e, true)
+    }
+
+    /// As [`BoundsOfExpr::bounds`], for a query the caller makes once under the current
+    /// bindings (a let value re-derived for a tightened variable): its answer is not
+    /// memoised unless it drew fresh names, which asking again would draw anew. The
+    /// node itself is shared (the let holds it), but an entry would only keep its
+    /// result, and every node the simplifier makes of it, alive until the walk ends:
+    /// O(lets × conditions) memory that nothing reads.
+    pub fn bounds_once(&mut self, e: &Expr) -> Interval {
+        self.memoised(e, false)
+    }
+
+    /// The interval of `e`, from the memo if it is there; recorded there if `keep` or if
+    /// computing it drew fresh names.
+    fn memoised(&mut self, e: &Expr, keep: bool) -> Interval {
         // Leaves are cheaper to answer than to look up (a constant is its own point, a
         // variable one scope lookup); keeping them out of the memo also keeps it small.
         if e.is_leaf() {
@@ -238,30 +254,9 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         }
         self.ctx.count(|s| s.bounds_rule_applications += 1);
         let _hashes = self.ctx.hash_scope();
-        let i = with_stack(|| self.visit(e));
-        self.memo.insert(key, (e.clone(), i.clone()));
-        i
-    }
-
-    /// As [`BoundsOfExpr::bounds`], for a query the caller makes once under the current
-    /// bindings (a let value re-derived for a tightened variable): its answer is not
-    /// memoised unless it drew fresh names, which asking again would draw anew. The
-    /// node itself is shared (the let holds it), but an entry would only keep its
-    /// result, and every node the simplifier makes of it, alive until the walk ends:
-    /// O(lets × conditions) memory that nothing reads.
-    pub fn bounds_once(&mut self, e: &Expr) -> Interval {
-        if e.is_leaf() || !e.is_shared() {
-            return self.bounds(e);
-        }
-        let key = self.key(e);
-        if let Some((_, i)) = self.memo.get(&key) {
-            return i.clone();
-        }
-        self.ctx.count(|s| s.bounds_rule_applications += 1);
-        let _hashes = self.ctx.hash_scope();
         let draws = self.ctx.draws();
         let i = with_stack(|| self.visit(e));
-        if self.ctx.draws() != draws {
+        if keep || self.ctx.draws() != draws {
             self.memo.insert(key, (e.clone(), i.clone()));
         }
         i
