@@ -40,7 +40,7 @@ use indexmap::IndexMap;
 use loopir::equality::with_stack;
 use loopir::mutate::{ExprMemo, Mutator, walk_expr};
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::bounds_of_expr::bounds_of_expr_in_scope;
 use crate::cse::cse;
@@ -102,11 +102,17 @@ pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
 /// as asked. Each answer is the one computing the whole table first would give.
 #[derive(Default)]
 pub struct FuncValueBounds {
-    known: RefCell<FxHashMap<(Name, u32), Interval>>,
-    /// The entries of `known` the table computed (not inserted by hand): their ends are
-    /// results of fact-free simplification.
-    computed: RefCell<FxHashSet<(Name, u32)>>,
+    known: RefCell<FxHashMap<(Name, u32), Entry>>,
     pending: RefCell<Option<Box<Pending>>>,
+}
+
+/// One entry of a [`FuncValueBounds`].
+#[derive(Clone)]
+struct Entry {
+    bounds: Interval,
+    /// Whether the table computed it (rather than being given it): then each finite end
+    /// is the result of a fact-free simplification.
+    computed: bool,
 }
 
 /// The part of a table read from a statement that is not computed yet.
@@ -134,25 +140,23 @@ impl FuncValueBounds {
     /// Sets the bounds of value `index` of `func`, for a table built by hand (in a table
     /// read from a statement, an entry computed later replaces it).
     pub fn insert(&mut self, func: Name, index: u32, bounds: Interval) {
-        self.computed.get_mut().remove(&(func.clone(), index));
-        self.known.get_mut().insert((func, index), bounds);
+        self.known.get_mut().insert((func, index), Entry { bounds, computed: false });
     }
 
     /// The bounds of value `index` of `func`, if the table has them (else the bounds of
     /// the value's type apply).
     pub fn get(&self, func: &Name, index: u32) -> Option<Interval> {
-        self.settle(|sites| {
-            sites.get_full(func).filter(|(_, _, list)| has_entry(list, index)).map(|(i, ..)| i)
-        });
-        self.known.borrow().get(&(func.clone(), index)).cloned()
+        self.get_computed(func, index).map(|(bounds, _)| bounds)
     }
 
     /// As [`FuncValueBounds::get`], and whether the table computed the entry (then each
     /// finite end is the result of a fact-free simplification, which simplifying again
     /// leaves as it is), rather than being given it.
     pub(crate) fn get_computed(&self, func: &Name, index: u32) -> Option<(Interval, bool)> {
-        let bounds = self.get(func, index)?;
-        Some((bounds, self.computed.borrow().contains(&(func.clone(), index))))
+        self.settle(|sites| {
+            sites.get_full(func).filter(|(_, _, list)| has_entry(list, index)).map(|(i, ..)| i)
+        });
+        self.known.borrow().get(&(func.clone(), index)).map(|e| (e.bounds.clone(), e.computed))
     }
 
     /// Whether some entry is finite on both ends, computing entries in order until one is.
@@ -168,18 +172,19 @@ impl FuncValueBounds {
             let Some(func) = func else { break };
             let known = self.known.borrow();
             let mut values = (0u32..).map_while(|k| known.get(&(func.clone(), k)));
-            if values.any(Interval::is_bounded) {
+            if values.any(|e| e.bounds.is_bounded()) {
                 return true;
             }
             next += 1;
         }
-        self.known.borrow().values().any(Interval::is_bounded)
+        self.known.borrow().values().any(|e| e.bounds.is_bounded())
     }
 
     /// Every entry, sorted by Func name and index (computing the whole table).
     pub fn entries(&self) -> Vec<((Name, u32), Interval)> {
         self.settle(|sites| sites.len().checked_sub(1));
-        let mut all: Vec<_> = self.known.borrow().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let mut all: Vec<_> =
+            self.known.borrow().iter().map(|(k, e)| (k.clone(), e.bounds.clone())).collect();
         all.sort_by(|a, b| a.0.cmp(&b.0));
         all
     }
@@ -204,7 +209,6 @@ impl FuncValueBounds {
             if !p.settled && drawn > 0 && drawn < p.target {
                 // The names end just before the counter: compute again from there.
                 self.known.borrow_mut().clear();
-                self.computed.borrow_mut().clear();
                 p.ctx = Ctx::with_options(p.ctx.options());
                 p.ctx.seed_t(p.target - drawn);
                 p.done = 0;
@@ -228,8 +232,9 @@ impl FuncValueBounds {
                 for k in 0..arity {
                     let hull = value_bounds(&p.ctx, list, k, self, p.any_bounded);
                     p.any_bounded |= hull.is_bounded();
-                    self.known.borrow_mut().insert((func.clone(), k as u32), hull);
-                    self.computed.borrow_mut().insert((func.clone(), k as u32));
+                    self.known
+                        .borrow_mut()
+                        .insert((func.clone(), k as u32), Entry { bounds: hull, computed: true });
                 }
             }
             p.done += 1;
@@ -239,11 +244,8 @@ impl FuncValueBounds {
 
 impl FromIterator<((Name, u32), Interval)> for FuncValueBounds {
     fn from_iter<I: IntoIterator<Item = ((Name, u32), Interval)>>(iter: I) -> Self {
-        FuncValueBounds {
-            known: RefCell::new(iter.into_iter().collect()),
-            computed: RefCell::default(),
-            pending: RefCell::new(None),
-        }
+        let known = iter.into_iter().map(|(k, bounds)| (k, Entry { bounds, computed: false })).collect();
+        FuncValueBounds { known: RefCell::new(known), pending: RefCell::new(None) }
     }
 }
 
