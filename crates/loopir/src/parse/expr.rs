@@ -141,20 +141,18 @@ fn printing_as(text: &str, ty: Type, v: f64) -> f64 {
     }
     // Nearest first, a few ulps each way: `log10`, which decides the form, is flat over
     // several ulps of a double at the threshold.
-    let steps = (1..=64i64).flat_map(|d| [d, -d]);
-    let candidate = |d: i64| -> Option<f64> {
-        match ty.bits() {
-            32 => {
-                u32::try_from(i64::from((v as f32).to_bits()) + d).ok().map(|b| f64::from(f32::from_bits(b)))
-            }
-            64 => v.to_bits().checked_add_signed(d).map(f64::from_bits),
-            _ => None,
+    let (mut up, mut down) = (v, v);
+    for _ in 0..64 {
+        (up, down) = match ty.bits() {
+            32 => (f64::from((up as f32).next_up()), f64::from((down as f32).next_down())),
+            64 => (up.next_up(), down.next_down()),
+            _ => return v,
+        };
+        if let Some(c) = [up, down].into_iter().find(|c| prints_as_text(*c)) {
+            return c;
         }
-    };
-    steps
-        .filter_map(candidate)
-        .find(|c| c.is_finite() && c.is_sign_negative() == v.is_sign_negative() && prints_as_text(*c))
-        .unwrap_or(v)
+    }
+    v
 }
 
 /// Makes two operands agree in type when one of them was only guessed.
@@ -234,16 +232,14 @@ impl<'a> Parser<'a> {
         };
         let op_at = self.pos;
         let Some(op) = self.infix() else { return Ok(lhs) };
-        // The operator itself, without the spaces around it.
-        let text = &self.src[op_at..self.pos];
-        let (at, len) = (op_at + text.iter().take_while(|b| **b == b' ').count(), text.trim_ascii().len());
+        let op_span = op_at..self.pos;
+        let rhs = self.unary()?;
         let arithmetic = match op {
             Infix::Bin(op) => !op.is_comparison() && !op.is_logical(),
             Infix::Bitwise(_) => true,
         };
-        let rhs = self.unary()?;
         if arithmetic {
-            self.no_handle_operands(at, len, &lhs, &rhs)?;
+            self.no_handle_operands(op_span, &lhs, &rhs)?;
         }
         Ok(match op {
             Infix::Bin(op) => binary(op, lhs, rhs),
@@ -254,11 +250,14 @@ impl<'a> Parser<'a> {
     /// Arithmetic is not defined on handles (Halide rejects it where the IR is built).
     /// Without this check, an operand whose type was only guessed would take the handle
     /// type of the other, and a vector of handles has no printed form that reads back.
-    fn no_handle_operands(&self, at: usize, len: usize, a: &Typed, b: &Typed) -> Result<(), ParseError> {
+    /// `op` is the operator's text (its surrounding spaces are not pointed at).
+    fn no_handle_operands(&self, op: std::ops::Range<usize>, a: &Typed, b: &Typed) -> Result<(), ParseError> {
         if a.e.ty().is_handle() || b.e.ty().is_handle() {
+            let text = &self.src[op.clone()];
+            let lead = text.iter().take_while(|b| **b == b' ').count();
             return Err(self.error_at(
-                at,
-                len,
+                op.start + lead,
+                text.trim_ascii().len(),
                 ParseErrorKind::InvalidNode,
                 "arithmetic on numbers, not on handles",
             ));
@@ -800,7 +799,7 @@ impl<'a> Parser<'a> {
                 self.expect(", ")?;
                 let b = self.expr_implicit()?;
                 self.expect(")")?;
-                self.no_handle_operands(start, word.len(), &a, &b)?;
+                self.no_handle_operands(start..start + word.len(), &a, &b)?;
                 binary(if word == b"min" { BinOp::Min } else { BinOp::Max }, a, b)
             }
             b"select" => {
