@@ -19,6 +19,8 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::time::Instant;
 
+use loopir_bounds::cse::{print_bound, print_boxes};
+use loopir_bounds::ir::{dag_size, dag_size_of};
 use loopir_bounds::{
     Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
     workloads as w,
@@ -151,33 +153,14 @@ fn report_output(name: &str, ns: &[usize]) {
     println!("{line}");
 }
 
-/// Distinct expression nodes reachable from `roots` (by identity).
-fn expr_dag_nodes<'e>(roots: impl IntoIterator<Item = &'e loopir::Expr>) -> usize {
-    #[derive(Default)]
-    struct Count(std::collections::HashSet<*const loopir::ExprNode>);
-    impl loopir::visit::Visitor for Count {
-        fn visit_expr(&mut self, e: &loopir::Expr) {
-            if self.0.insert(e.as_ptr()) {
-                loopir::visit::walk_expr(self, e)
-            }
-        }
-    }
-    let mut c = Count::default();
-    roots.into_iter().for_each(|e| loopir::visit::Visitor::visit_expr(&mut c, e));
-    c.0.len()
-}
-
 /// The finite ends of an interval.
 fn ends(i: &Interval) -> impl Iterator<Item = &loopir::Expr> {
     [&i.min, &i.max].into_iter().filter_map(|b| b.as_expr())
 }
 
-/// An end printed as `loopir bounds` prints it (CSE'd).
-fn printed_end(ctx: &Ctx, b: &loopir_bounds::Bound) -> String {
-    match b {
-        loopir_bounds::Bound::Finite(e) => loopir_bounds::cse::print_cse(ctx, e),
-        other => format!("{other:?}"),
-    }
+/// A pass's result as text (its error's message if it failed).
+fn result_text(r: Result<loopir::Stmt, loopir_bounds::BoundsError>) -> String {
+    r.map_or_else(|e| format!("error: {e}"), |s| s.to_string())
 }
 
 fn expr<'a>(
@@ -192,10 +175,10 @@ fn expr<'a>(
         // CSE'd: the tree of a nested workload is exponential.
         let ctx = Ctx::new();
         let i = bounds_of_expr_in_scope(&ctx, &e, scope, &FuncValueBounds::default(), const_bound);
-        let text = [&i.min, &i.max].map(|b| printed_end(&ctx, b));
+        let text = [&i.min, &i.max].map(|b| print_bound(&ctx, b));
         if output_mode() {
             let chars = text.iter().map(String::len).sum();
-            return measured(Sizes { input: expr_dag_nodes([&e]), output: expr_dag_nodes(ends(&i)), chars });
+            return measured(Sizes { input: dag_size(&e), output: dag_size_of(ends(&i)), chars });
         }
         text.iter().for_each(|t| println!("{t}"));
         return printed();
@@ -215,22 +198,8 @@ fn stmt<'a>(make: &dyn Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> R
         };
         match r {
             Ok(m) if output_mode() => {
-                // As `loopir bounds` prints the boxes: one line per Func, CSE'd ends.
-                let text: String = m
-                    .iter()
-                    .map(|(f, b)| {
-                        let dims: Vec<_> = b
-                            .bounds
-                            .iter()
-                            .map(|i| {
-                                format!("[{}, {}]", printed_end(&ctx, &i.min), printed_end(&ctx, &i.max))
-                            })
-                            .collect();
-                        format!("{f}: {}\n", dims.join(", "))
-                    })
-                    .collect();
-                let output = expr_dag_nodes(m.values().flat_map(|b| b.bounds.iter().flat_map(ends)));
-                return measured(Sizes { input: dag_nodes(&s), output, chars: text.len() });
+                let output = dag_size_of(m.values().flat_map(|b| b.bounds.iter().flat_map(ends)));
+                return measured(Sizes { input: dag_nodes(&s), output, chars: print_boxes(&ctx, &m).len() });
             }
             Ok(m) => m.iter().for_each(|(f, b)| println!("{f}: {b}")),
             Err(e) => println!("error: {e}"),
@@ -388,22 +357,19 @@ fn main() {
     report("B13 specialized_upd", &[32, 64, 128, 256], |n| compute(w::specialized_updates, n));
     report("B14 truncated_pyramid", &w::PYRAMID_LEVELS, |n| compute(pyramid, n));
     report("B14a truncated_pyramid alloc", &w::PYRAMID_LEVELS, |n| alloc(pyramid, n));
-    // B14's input grows faster than its level count; the spec's "linear" is per doubling
-    // of the input DAG.
     // `SCALING_DUMP=DIR` writes both passes' results at every level (to compare builds).
     if let Some(dir) = std::env::var_os("SCALING_DUMP").filter(|_| selected("B14 truncated_pyramid")) {
-        let text = |r: Result<loopir::Stmt, loopir_bounds::BoundsError>| {
-            r.map_or_else(|e| format!("error: {e}"), |s| s.to_string())
-        };
         for l in w::PYRAMID_LEVELS {
             let wl = pyramid(l).unwrap_or_else(|e| panic!("B14 at L = {l}: {e}"));
             let path = |pass: &str| std::path::Path::new(&dir).join(format!("truncated_pyramid.L{l}.{pass}"));
-            let _ = std::fs::write(path("compute"), text(wl.run_compute(&Ctx::new())));
+            let _ = std::fs::write(path("compute"), result_text(wl.run_compute(&Ctx::new())));
             if let Some(r) = wl.run_alloc() {
-                let _ = std::fs::write(path("alloc"), text(r));
+                let _ = std::fs::write(path("alloc"), result_text(r));
             }
         }
     }
+    // B14's input grows faster than its level count; the spec's "linear" is per doubling
+    // of the input DAG.
     let input_nodes = |alloc: bool| {
         move |n| {
             pyramid(n).ok().map_or(0, |wl| {
@@ -456,12 +422,10 @@ fn main() {
         let dir = std::path::Path::new(&dir);
         for (case, wl) in &loaded {
             let name = case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let text = |r: Result<loopir::Stmt, loopir_bounds::BoundsError>| {
-                r.map_or_else(|e| format!("error: {e}"), |s| s.to_string())
-            };
-            let _ = std::fs::write(dir.join(format!("{name}.compute")), text(wl.run_compute(&Ctx::new())));
+            let _ =
+                std::fs::write(dir.join(format!("{name}.compute")), result_text(wl.run_compute(&Ctx::new())));
             if let Some(r) = wl.run_alloc() {
-                let _ = std::fs::write(dir.join(format!("{name}.alloc")), text(r));
+                let _ = std::fs::write(dir.join(format!("{name}.alloc")), result_text(r));
             }
         }
     }

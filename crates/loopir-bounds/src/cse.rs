@@ -203,6 +203,34 @@ pub fn print_cse(ctx: &Ctx, e: &Expr) -> String {
     ir::pretty(&cse(ctx, e))
 }
 
+/// Prints an interval end: a finite one after CSE, an infinite one by name.
+pub fn print_bound(ctx: &Ctx, b: &crate::Bound) -> String {
+    match b {
+        crate::Bound::Finite(e) => print_cse(ctx, e),
+        other => other.to_string(),
+    }
+}
+
+/// Prints boxes as `loopir bounds` does: one line per Func, `name: [min, max], ...`, each
+/// finite end after CSE.
+pub fn print_boxes(ctx: &Ctx, boxes: &crate::BoxMap) -> String {
+    let end = |b: &crate::Bound| print_bound(ctx, b);
+    let mut text = String::new();
+    for (name, region) in boxes {
+        text.push_str(name);
+        text.push(':');
+        for (i, interval) in region.bounds.iter().enumerate() {
+            text.push_str(if i == 0 { " [" } else { ", [" });
+            text.push_str(&end(&interval.min));
+            text.push_str(", ");
+            text.push_str(&end(&interval.max));
+            text.push(']');
+        }
+        text.push('\n');
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -507,8 +507,14 @@ fn shallow_eq(a: &ExprKind, b: &ExprKind) -> bool {
 
 /// Number of distinct nodes (by identity) of an expression: its DAG size.
 pub fn dag_size(e: &Expr) -> usize {
+    dag_size_of([e])
+}
+
+/// Number of distinct nodes (by identity) reachable from any of `roots`: the DAG size of
+/// several expressions together, a node they share counted once.
+pub fn dag_size_of<'e>(roots: impl IntoIterator<Item = &'e Expr>) -> usize {
     let mut seen = FxHashSet::default();
-    let mut stack = vec![e.clone()];
+    let mut stack: Vec<Expr> = roots.into_iter().cloned().collect();
     while let Some(n) = stack.pop() {
         if seen.insert(n.as_ptr()) {
             stack.extend(n.children().into_iter().cloned());

@@ -1,7 +1,6 @@
 //! `loopir bounds`: the region each Func and buffer is touched over, or (with `--infer`
 //! / `--infer-allocations`) computation or allocation bounds inference.
 
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,10 +10,10 @@ use clap::Args;
 use loopir::stmt_to_string;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::compute_bounds::computation_bounds_inference;
-use loopir_bounds::cse::print_cse;
+use loopir_bounds::cse::print_boxes;
 use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::func_value_bounds::{func_value_bounds_from_text, func_value_bounds_of_definitions};
-use loopir_bounds::{Bound, Ctx, FuncValueBounds, Scope, boxes_touched};
+use loopir_bounds::{Ctx, FuncValueBounds, Scope, boxes_touched};
 
 use super::{parse_or_report, read_env, read_input};
 
@@ -106,22 +105,7 @@ pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
     let t2 = Instant::now();
     let text = match output {
         Output::Stmt(s) => stmt_to_string(&s),
-        Output::Boxes(ctx, boxes) => {
-            let mut text = String::new();
-            for (name, region) in &boxes {
-                let _ = write!(text, "{name}:");
-                for (i, interval) in region.bounds.iter().enumerate() {
-                    let end = |b: &Bound| match b {
-                        Bound::Finite(e) => print_cse(&ctx, e),
-                        other => other.to_string(),
-                    };
-                    let sep = if i == 0 { " " } else { ", " };
-                    let _ = write!(text, "{sep}[{}, {}]", end(&interval.min), end(&interval.max));
-                }
-                text.push('\n');
-            }
-            text
-        }
+        Output::Boxes(ctx, boxes) => print_boxes(&ctx, &boxes),
     };
     let print_ns = t2.elapsed().as_nanos();
     std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))?;
