@@ -5,6 +5,8 @@
 
 #![no_main]
 
+use std::sync::LazyLock;
+
 use libfuzzer_sys::fuzz_target;
 use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::{Ctx, FuncValueBounds, Scope};
@@ -21,15 +23,19 @@ const ENVS: [&str; 8] = [
     include_str!("../../fixtures/bounds/halide21/extern_image_and_expr.cpu/bounds.env.json"),
 ];
 
+/// The envs, read once (`None` for one that does not read).
+static BOUNDS_ENVS: LazyLock<Vec<Option<BoundsEnv>>> =
+    LazyLock::new(|| ENVS.iter().map(|json| BoundsEnv::from_json(json).ok()).collect());
+
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(rest) else { return };
-    let Ok(env) = BoundsEnv::from_json(ENVS[usize::from(pick) % ENVS.len()]) else { return };
+    let Some(env) = BOUNDS_ENVS[usize::from(pick) % ENVS.len()].as_ref() else { return };
     let Ok(stmt) = loopir::parse_stmt_with_env(text, &env.parse_env()) else { return };
     let ctx = Ctx::new();
     ctx.seed_t(env.fresh_names.t.unwrap_or(0));
-    let _ = loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, &stmt, &env);
+    let _ = loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, &stmt, env);
     let table = loopir_bounds::func_value_bounds::func_value_bounds_from_text(&Ctx::new(), &stmt);
-    let _ = loopir_bounds::allocation_bounds::allocation_bounds_inference(&stmt, &env, &table, 0);
+    let _ = loopir_bounds::allocation_bounds::allocation_bounds_inference(&stmt, env, &table, 0);
     let _ = loopir_bounds::boxes_touched(&Ctx::new(), &stmt, &Scope::new(), &FuncValueBounds::default());
 });

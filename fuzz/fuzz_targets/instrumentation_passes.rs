@@ -6,6 +6,8 @@
 
 #![no_main]
 
+use std::sync::LazyLock;
+
 use libfuzzer_sys::fuzz_target;
 use loopir_profiling::{FuncEnv, ProfileOptions, TraceEnv, inject_profiling, inject_tracing};
 
@@ -17,11 +19,17 @@ const TRACE_FIXTURES: [&str; 4] = [
     include_str!("../../fixtures/tracing/09_tuple_store.stmt"),
 ];
 
-/// The env of a tracing fixture: its `#!env` lines, concatenated.
-fn trace_env(fixture: &str) -> Option<TraceEnv> {
-    let json: String = fixture.lines().filter_map(|l| l.strip_prefix("#!env ")).collect();
-    TraceEnv::from_json(&json).ok()
-}
+/// The envs of the tracing fixtures (their `#!env` lines, concatenated), read once
+/// (`None` for one that does not read).
+static TRACE_ENVS: LazyLock<Vec<Option<TraceEnv>>> = LazyLock::new(|| {
+    TRACE_FIXTURES
+        .iter()
+        .map(|fixture| {
+            let json: String = fixture.lines().filter_map(|l| l.strip_prefix("#!env ")).collect();
+            TraceEnv::from_json(&json).ok()
+        })
+        .collect()
+});
 
 fuzz_target!(|data: &[u8]| {
     let Some((&pick, rest)) = data.split_first() else { return };
@@ -39,8 +47,8 @@ fuzz_target!(|data: &[u8]| {
         let _ = inject_profiling(&stmt, "pipeline", &env, &options);
     }
 
-    let Some(env) = trace_env(TRACE_FIXTURES[usize::from(pick) % TRACE_FIXTURES.len()]) else { return };
+    let Some(env) = TRACE_ENVS[usize::from(pick) % TRACE_FIXTURES.len()].as_ref() else { return };
     if let Ok(stmt) = loopir::parse_stmt_with_env(text, &env.parse_env()) {
-        let _ = inject_tracing(&stmt, &env);
+        let _ = inject_tracing(&stmt, env);
     }
 });
