@@ -7,84 +7,87 @@
 
 use loopir::address_map::{AddressMap, AddressSet};
 use loopir::equality::with_stack;
-use loopir::{BinOp, Expr, ExprKind, ExprNode, Name};
+use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, ModulusRemainder, Name, Type, VectorReduceOp};
 use rustc_hash::{FxHashMap, FxHashSet};
+use smallvec::SmallVec;
 
 use crate::ctx::Ctx;
 use crate::ir;
 
-/// A structural key of a node whose children are already canonical.
-fn shape_key(e: &Expr, canon_children: &[Expr]) -> String {
-    use std::fmt::Write as _;
-    let mut k = format!("{:?}|", e.ty());
-    match e.kind() {
-        ExprKind::IntImm(v) => {
-            let _ = write!(k, "i{v}");
-        }
-        ExprKind::UIntImm(v) => {
-            let _ = write!(k, "u{v}");
-        }
-        ExprKind::FloatImm(v) => {
-            let _ = write!(k, "f{}", v.to_bits());
-        }
-        ExprKind::StringImm(s) => {
-            let _ = write!(k, "s{s:?}");
-        }
-        ExprKind::Variable(n) => {
-            let _ = write!(k, "v{n}");
-        }
-        ExprKind::Cast(_) => k.push('c'),
-        ExprKind::Reinterpret(_) => k.push('r'),
-        ExprKind::Not(_) => k.push('!'),
-        ExprKind::Binary(op, ..) => {
-            let _ = write!(k, "b{op:?}");
-        }
-        ExprKind::Select(..) => k.push('?'),
-        ExprKind::Load { name, alignment, .. } => {
-            let _ = write!(k, "L{name}/{}/{}", alignment.modulus, alignment.remainder);
-        }
-        ExprKind::Ramp { lanes, .. } => {
-            let _ = write!(k, "R{lanes}");
-        }
-        ExprKind::Broadcast { lanes, .. } => {
-            let _ = write!(k, "B{lanes}");
-        }
+/// What makes a node itself, its children aside.
+#[derive(PartialEq, Eq, Hash)]
+enum Op {
+    Int(i64),
+    UInt(u64),
+    /// The bits of the value: `-0.0` and `0.0` differ, and every NaN is its own.
+    Float(u64),
+    Str(std::sync::Arc<[u8]>),
+    Var(Name),
+    Cast,
+    Reinterpret,
+    Not,
+    Binary(BinOp),
+    Select,
+    Load(Name, ModulusRemainder),
+    Ramp(u16),
+    Broadcast(u16),
+    Call(Name, CallType, u32),
+    Let(Name),
+    Shuffle(Vec<i32>),
+    VectorReduce(VectorReduceOp),
+}
+
+/// A structural key of a node whose children are already canonical: its type, what it
+/// is, and the addresses of its canonical children.
+#[derive(PartialEq, Eq, Hash)]
+struct ShapeKey {
+    ty: Type,
+    op: Op,
+    children: SmallVec<[usize; 3]>,
+}
+
+fn shape_key(e: &Expr, canon_children: &[Expr]) -> ShapeKey {
+    let op = match e.kind() {
+        ExprKind::IntImm(v) => Op::Int(*v),
+        ExprKind::UIntImm(v) => Op::UInt(*v),
+        ExprKind::FloatImm(v) => Op::Float(v.to_bits()),
+        ExprKind::StringImm(s) => Op::Str(s.clone()),
+        ExprKind::Variable(n) => Op::Var(n.clone()),
+        ExprKind::Cast(_) => Op::Cast,
+        ExprKind::Reinterpret(_) => Op::Reinterpret,
+        ExprKind::Not(_) => Op::Not,
+        ExprKind::Binary(op, ..) => Op::Binary(*op),
+        ExprKind::Select(..) => Op::Select,
+        ExprKind::Load { name, alignment, .. } => Op::Load(name.clone(), *alignment),
+        ExprKind::Ramp { lanes, .. } => Op::Ramp(*lanes),
+        ExprKind::Broadcast { lanes, .. } => Op::Broadcast(*lanes),
         ExprKind::Call { name, call_type, value_index, .. } => {
-            let _ = write!(k, "C{name}/{call_type:?}/{value_index}");
+            Op::Call(name.clone(), *call_type, *value_index)
         }
-        ExprKind::Let { name, .. } => {
-            let _ = write!(k, "l{name}");
-        }
-        ExprKind::Shuffle { indices, .. } => {
-            let _ = write!(k, "S{indices:?}");
-        }
-        ExprKind::VectorReduce { op, .. } => {
-            let _ = write!(k, "V{op:?}");
-        }
-    }
-    for c in canon_children {
-        let _ = write!(k, ",{:x}", c.as_ptr() as usize);
-    }
-    k
+        ExprKind::Let { name, .. } => Op::Let(name.clone()),
+        ExprKind::Shuffle { indices, .. } => Op::Shuffle(indices.clone()),
+        ExprKind::VectorReduce { op, .. } => Op::VectorReduce(*op),
+    };
+    ShapeKey { ty: e.ty(), op, children: canon_children.iter().map(|c| c.as_ptr() as usize).collect() }
 }
 
 /// Hash-conses `e`: structurally equal subtrees become one node.
 pub fn hash_cons(e: &Expr) -> Expr {
     struct H {
-        by_shape: FxHashMap<String, Expr>,
+        by_shape: FxHashMap<ShapeKey, Expr>,
         memo: AddressMap<*const ExprNode, Expr>,
     }
     fn go(h: &mut H, e: &Expr) -> Expr {
         if let Some(r) = h.memo.get(&e.as_ptr()) {
             return r.clone();
         }
-        let children: Vec<Expr> = with_stack(|| e.children().iter().map(|c| go(h, c)).collect());
+        let children: SmallVec<[Expr; 3]> = with_stack(|| e.children().iter().map(|c| go(h, c)).collect());
         let key = shape_key(e, &children);
         let r = match h.by_shape.get(&key) {
             Some(r) => r.clone(),
             None => {
                 let same = e.children().iter().zip(&children).all(|(a, b)| a.same_as(b));
-                let node = if same { e.clone() } else { ir::with_children(e, children) };
+                let node = if same { e.clone() } else { ir::with_children(e, children.into_vec()) };
                 h.by_shape.insert(key, node.clone());
                 node
             }
@@ -252,6 +255,24 @@ mod tests {
         let text = print_cse(&Ctx::new(), &d);
         assert!(text.len() < 60 * 40, "{}", text.len());
         assert_eq!(ir::tree_size(&d), (1u64 << 61) - 1);
+    }
+
+    #[test]
+    fn hash_consing_merges_only_what_is_equal() {
+        let (x, y) = (Expr::var_i32("x"), Expr::var_i32("y"));
+        let same = |a: &Expr, b: &Expr| {
+            let consed = hash_cons(&ir::add(a.clone(), b.clone()));
+            let ExprKind::Binary(_, p, q) = consed.kind() else { unreachable!() };
+            p.same_as(q)
+        };
+        assert!(same(&ir::add(x.clone(), y.clone()), &ir::add(x.clone(), y.clone())));
+        // Operand order, operator, name, type and the sign of a zero all tell nodes apart.
+        assert!(!same(&ir::add(x.clone(), y.clone()), &ir::add(y.clone(), x.clone())));
+        assert!(!same(&ir::add(x.clone(), y.clone()), &ir::sub(x.clone(), y.clone())));
+        assert!(!same(&x, &Expr::var_i32("x2")));
+        assert!(!same(&x, &Expr::var(Type::int(16, 1), "x")));
+        assert!(!same(&Expr::f32(0.0), &Expr::f32(-0.0)));
+        assert!(same(&Expr::f32(-0.0), &Expr::f32(-0.0)));
     }
 
     #[test]

@@ -47,7 +47,7 @@ use crate::cse::cse;
 use crate::ctx::Ctx;
 use crate::env::BoundsEnv;
 use crate::interval::Interval;
-use crate::ir::{equal, inline_lets, mentions_var, substitute, var};
+use crate::ir::{equal, mentions_var, substitute, var};
 use crate::scope::Scope;
 use crate::simplify::simplify_expr;
 
@@ -301,7 +301,8 @@ fn value_bounds(ctx: &Ctx, list: &[Site], k: usize, before: &FuncValueBounds, an
         let i = bounds_of_expr_in_scope(ctx, v, &scope, before, false);
         hull.include(&i);
     }
-    let tidy = |e: &Expr| simplify_expr(ctx, &cse(ctx, &inline_lets(e, |_| true)));
+    // `cse` inlines every let first.
+    let tidy = |e: &Expr| simplify_expr(ctx, &cse(ctx, e));
     let fixed = hull.is_single_point();
     let min = hull.min.map(tidy);
     let max = if fixed { min.clone() } else { hull.max.map(tidy) };
