@@ -62,6 +62,24 @@ def pipelines():
         return out, [inp], [f, out], env
 
     @case
+    def halving_chain_clamp():
+        # A size halved 31 times, as a 32-level pyramid computes its smallest level's.
+        # Folding the halvings into one division multiplies the divisors past 2^31; the
+        # reference's rules refuse that fold (`!overflows(...)` in the expression's own
+        # width) instead of producing an overflow marker, so the box stays bounded.
+        inp = hl.ImageParam(f32, 1, "input")
+        w = hl.Param(i32, "w")
+        size = w
+        for _ in range(31):
+            size = (size + 1) / 2
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[hl.clamp(x, 0, inp.width() - 1)]
+        out[x] = f[hl.clamp(2 * x - 1, 0, size - 1)] + f[hl.clamp(2 * x + 2, 0, size - 1)]
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        return out, [inp, w], [f, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")

@@ -259,7 +259,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         // A constant or variable is answered faster than looked up (at most two name
         // lookups), and keeping leaves out keeps the table small.
         if e.is_leaf() {
-            return self.compute_bounds(e).intersect(&ConstantInterval::bounds_of_type(ty));
+            return self.compute_bounds(e).intersect(&type_range(ty));
         }
         let key = (e.as_ptr(), self.epoch);
         if let Some((_, ci)) = self.info.get(&key) {
@@ -272,7 +272,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             self.info.insert(key, (e.clone(), ci));
             return ci;
         }
-        let ci = with_stack(|| self.compute_bounds(e)).intersect(&ConstantInterval::bounds_of_type(ty));
+        let ci = with_stack(|| self.compute_bounds(e)).intersect(&type_range(ty));
         self.info.insert(key, (e.clone(), ci));
         if fact_free && self.fact_free() {
             self.ctx.note_constant_bounds(e, ci);
@@ -523,3 +523,18 @@ fn peel(v: &Expr) -> (Option<Expr>, Rebuild) {
 
 #[cfg(test)]
 mod tests;
+
+/// What a value's type alone says about its range, as the reference's simplifier uses it:
+/// the type's range for wrapping integers, nothing for signed integers of 32 bits or more.
+/// Those are assumed not to overflow, so their values are mathematical integers, and the
+/// reference neither gives an unbound variable of such a type its type's range nor
+/// projects a result back into it: `((w + 1073741823)/1073741824 + 1)/2` for an Int(32)
+/// `w` has no constant bounds there, and taking `w`'s range would prove comparisons
+/// the reference leaves as they are.
+fn type_range(ty: Type) -> ConstantInterval {
+    if ir::no_overflow_int(ty) {
+        ConstantInterval::everything()
+    } else {
+        ConstantInterval::bounds_of_type(ty)
+    }
+}

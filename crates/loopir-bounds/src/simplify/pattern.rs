@@ -70,6 +70,32 @@ impl<'e> Bindings<'e> {
         c.is_some_and(|c| ir::type_max(c.ty()).is_some_and(|m| ir::equal(&m, c)))
     }
 
+    /// Whether a constant a rule computes from the bound ones (`None`: beyond 128 bits)
+    /// folds without overflowing in their type, as the reference's `!overflows(...)`
+    /// conditions ask: its folder flags overflow only for signed integers of 32 bits or
+    /// more (in their own width, not in 64 bits), and lets narrower signed integers and
+    /// unsigned ones wrap.
+    pub fn fits(&self, v: Option<i128>) -> bool {
+        let ty = self.constant.iter().flatten().next().map(|c| c.ty());
+        match (ty, v) {
+            (_, None) => false,
+            (Some(t), Some(v)) if t.is_int() && t.bits() >= 32 => {
+                if t.bits() <= 32 {
+                    i32::try_from(v).is_ok()
+                } else {
+                    i64::try_from(v).is_ok()
+                }
+            }
+            (Some(_), Some(_)) => true,
+            (None, Some(v)) => i64::try_from(v).is_ok(),
+        }
+    }
+
+    /// Whether `ci*cj` folds without overflowing (see [`Bindings::fits`]).
+    pub fn product_fits(&self, i: usize, j: usize) -> bool {
+        self.fits(self.c(i).checked_mul(self.c(j)))
+    }
+
     /// What wildcard `i` (`x` = 0, `y` = 1, ...) matched.
     pub fn wild(&self, i: usize) -> Option<&'e Expr> {
         self.wild.get(i).copied().flatten()
@@ -83,11 +109,6 @@ pub(super) type Guard = fn(&Bindings) -> bool;
 /// compute it on 64-bit constants; a value no condition compares equal to when `b` is 0.
 pub(super) fn rem(a: i128, b: i128) -> i128 {
     a.checked_rem(b).unwrap_or(i128::MIN)
-}
-
-/// Whether a constant computed by a rule fits the reference's 64-bit constants.
-pub(super) fn fits(v: i128) -> bool {
-    i64::try_from(v).is_ok()
 }
 
 /// The types (and facts) a group of rules is limited to; a rule applies when all of its

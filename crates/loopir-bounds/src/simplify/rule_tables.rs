@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use super::pattern::{Rule, RuleTable, When, fits, rem};
+use super::pattern::{Rule, RuleTable, When, rem};
 use crate::ir;
 
 /// The reference's min rules, in its order.
@@ -343,13 +343,13 @@ pub(super) fn min_rules() -> &'static RuleTable {
             Rule::when(
                 "min(x/c0, y/c0 + c1)",
                 "min(x, y + fold(c1*c0))/c0",
-                Some(|b| b.c(0) > 0 && fits(b.c(1) * b.c(0))),
+                Some(|b| b.c(0) > 0 && b.product_fits(1, 0)),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "min(x/c0, y/c0 + c1)",
                 "max(x, y + fold(c1*c0))/c0",
-                Some(|b| b.c(0) < 0 && fits(b.c(1) * b.c(0))),
+                Some(|b| b.c(0) < 0 && b.product_fits(1, 0)),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
@@ -761,13 +761,13 @@ pub(super) fn max_rules() -> &'static RuleTable {
             Rule::when(
                 "max(x/c0, y/c0 + c1)",
                 "max(x, y + fold(c1*c0))/c0",
-                Some(|b| b.c(0) > 0 && fits(b.c(1) * b.c(0))),
+                Some(|b| b.c(0) > 0 && b.product_fits(1, 0)),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "max(x/c0, y/c0 + c1)",
                 "min(x, y + fold(c1*c0))/c0",
-                Some(|b| b.c(0) < 0 && fits(b.c(1) * b.c(0))),
+                Some(|b| b.c(0) < 0 && b.product_fits(1, 0)),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
@@ -941,13 +941,18 @@ pub(super) fn lt_rules() -> &'static RuleTable {
             Rule::when(
                 "x/c0 < c1",
                 "x < fold(c1*c0)",
-                Some(|b| b.c(0) > 0 && fits(b.c(1) * b.c(0))),
+                Some(|b| b.c(0) > 0 && b.product_fits(1, 0)),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "c0 < x/c1",
                 "fold((c0 + 1)*c1 - 1) < x",
-                Some(|b| b.c(1) > 0 && fits((b.c(0) + 1) * b.c(1) - 1)),
+                Some(|b| {
+                    b.c(1) > 0
+                        && b.fits(Some(b.c(0) + 1))
+                        && b.fits((b.c(0) + 1).checked_mul(b.c(1)))
+                        && b.fits((b.c(0) + 1).checked_mul(b.c(1)).map(|v| v - 1))
+                }),
                 When::INT | When::NO_OVERFLOW,
             ),
             Rule::when("c0 < x/c1", "fold(c0*c1) < x", Some(|b| b.c(1) > 0), When::FLOAT | When::NO_OVERFLOW),
@@ -1770,13 +1775,13 @@ pub(super) fn div_rules() -> &'static RuleTable {
             Rule::when(
                 "(x/c0)/c2",
                 "x/fold(c0*c2)",
-                Some(|b| b.c(0) > 0 && b.c(2) > 0 && fits(b.c(0) * b.c(2))),
+                Some(|b| b.c(0) > 0 && b.c(2) > 0 && b.product_fits(0, 2)),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x/c0 + c1)/c2",
                 "(x + fold(c1*c0))/fold(c0*c2)",
-                Some(|b| b.c(0) > 0 && b.c(2) > 0 && fits(b.c(0) * b.c(2)) && fits(b.c(0) * b.c(1))),
+                Some(|b| b.c(0) > 0 && b.c(2) > 0 && b.product_fits(0, 2) && b.product_fits(0, 1)),
                 When::NO_OVERFLOW,
             ),
             // (The converter had skipped this one: its condition divides constants.)
@@ -2351,7 +2356,7 @@ pub(super) fn sub_rules() -> &'static RuleTable {
         [
             Rule::when("x - 0", "a", None, When::ALWAYS),
             Rule::when("c0 - c1", "fold(c0 - c1)", None, When::ALWAYS),
-            Rule::when("x - c0", "x + fold(-c0)", Some(|b| fits(-b.c(0))), When::NOT_UINT),
+            Rule::when("x - c0", "x + fold(-c0)", Some(|b| b.fits(b.c(0).checked_neg())), When::NOT_UINT),
             Rule::when("x - x", "0", None, When::ALWAYS),
             Rule::when("select(x, y, z) - select(x, w, u)", "select(x, y - w, z - u)", None, When::ALWAYS),
             Rule::when("select(x, y, z) - y", "select(x, 0, z - y)", None, When::ALWAYS),
@@ -3206,17 +3211,17 @@ pub(super) fn mul_rules() -> &'static RuleTable {
             Rule::when("x*0", "b", None, When::ALWAYS),
             Rule::when("x*1", "a", None, When::ALWAYS),
             Rule::when("c0*c1", "fold(c0*c1)", None, When::ALWAYS),
-            Rule::when("(x + c0)*c1", "x*c1 + fold(c0*c1)", Some(|b| fits(b.c(0) * b.c(1))), When::ALWAYS),
+            Rule::when("(x + c0)*c1", "x*c1 + fold(c0*c1)", Some(|b| b.product_fits(0, 1)), When::ALWAYS),
             Rule::when(
                 "(c0 - x)*c1",
                 "x*fold(-c1) + fold(c0*c1)",
-                Some(|b| fits(b.c(0) * b.c(1))),
+                Some(|b| b.product_fits(0, 1)),
                 When::ALWAYS,
             ),
             Rule::when("(0 - x)*y", "0 - x*y", None, When::ALWAYS),
             Rule::when("x*(0 - y)", "0 - x*y", None, When::ALWAYS),
             Rule::when("(x - y)*c0", "(y - x)*fold(-c0)", Some(|b| b.c(0) < 0 && -b.c(0) > 0), When::ALWAYS),
-            Rule::when("(x*c0)*c1", "x*fold(c0*c1)", Some(|b| fits(b.c(0) * b.c(1))), When::ALWAYS),
+            Rule::when("(x*c0)*c1", "x*fold(c0*c1)", Some(|b| b.product_fits(0, 1)), When::ALWAYS),
             Rule::when(
                 "(x*c0)*y",
                 "(x*y)*c0",

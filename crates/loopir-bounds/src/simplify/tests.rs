@@ -421,3 +421,48 @@ fn operands_of_two_types_stay_as_written() {
     let m = simp.binary(loopir::BinOp::Max, minus_one, x());
     assert_eq!(ir::pretty(&m), "max(-1.000000, x)");
 }
+
+/// The reference's rules that fold a product of constants into a new constant apply only
+/// when the product does not overflow the expression's own type (`!overflows(...)`):
+/// a 32-bit signed product past 2^31 must leave the expression as it was, not produce an
+/// overflow marker that a later bounds query widens to infinity. Found on a 32-level
+/// pyramid, where `((w + 1073741823)/1073741824 + 1)/2` became a division by the marker and
+/// made a Func's box unbounded.
+#[test]
+fn constant_products_fold_only_within_the_type() {
+    let i64t = Type::int(64, 1);
+    let x64 = Expr::var(i64t, "x");
+    let k64 = |v: i64| ir::make_const(i64t, i128::from(v));
+    // (x/c0 + c1)/c2 and (x/c0)/c2: c0*c2 = 2^31.
+    assert_eq!(s(ir::div(ir::add(ir::div(x(), c(1 << 30)), c(1)), c(2))), "((x/1073741824) + 1)/2");
+    assert_eq!(s(ir::div(ir::div(x(), c(1 << 30)), c(2))), "(x/1073741824)/2");
+    assert_eq!(s(ir::div(ir::add(ir::div(x(), c(1 << 29)), c(1)), c(2))), "(x + 536870912)/1073741824");
+    let folded = s(ir::div(ir::add(ir::div(x64.clone(), k64(1 << 30)), k64(1)), k64(2)));
+    assert_eq!(folded, "((int64)x + 1073741824_i64)/2147483648_i64");
+    // (x*c0)*c1 and (x + c0)*c1.
+    assert_eq!(s(ir::mul(ir::mul(x(), c(65536)), c(32768))), "(x*65536)*32768");
+    assert_eq!(s(ir::mul(ir::mul(x64, k64(65536)), k64(32768))), "(int64)x*2147483648_i64");
+    assert_eq!(s(ir::mul(ir::add(x(), c(1 << 30)), c(2))), "(x + 1073741824)*2");
+    assert_eq!(s(ir::mul(ir::add(x(), c((1 << 30) - 1)), c(2))), "(x*2) + 2147483646");
+    // x - c0 with c0 = INT_MIN: its negation overflows.
+    assert_eq!(s(ir::sub(x(), c(i32::MIN))), "x - -2147483648");
+    // x/c0 < c1 (for Int(32) operands, a c1*c0 past 2^31 is decided by x's type range
+    // before the rule is tried).
+    assert_eq!(s(ir::lt(ir::div(x(), c(2)), c(1000))), "x < 2000");
+    // min(x/c0, y/c0 + c1): c1*c0 = 2^31.
+    let m = ir::min(ir::div(x(), c(2)), ir::add(ir::div(y(), c(2)), c(1 << 30)));
+    assert!(!s(m).contains("signed_integer_overflow"));
+}
+
+/// An Int(32) variable has no constant range of its own (it is assumed not to overflow,
+/// so the reference does not take its type's range): `(x + 2^30)/2^30` is not known to
+/// be below 4, while a UInt(8) variable's range still decides the same comparison.
+#[test]
+fn no_overflow_integers_get_no_range_from_their_type() {
+    let e = ir::max(ir::div(ir::add(x(), c(1 << 30)), c(1 << 30)), c(4));
+    assert_eq!(s(e), "max(x/1073741824, 3) + 1");
+    let u8t = Type::uint(8, 1);
+    let b = Expr::var(u8t, "b");
+    let k = |v: i128| ir::make_const(u8t, v);
+    assert_eq!(s(ir::max(ir::div(b, k(64)), k(4))), "4_u8");
+}
