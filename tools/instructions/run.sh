@@ -7,8 +7,10 @@
 # It counts neither cache misses nor allocation's page faults, so it complements
 # criterion rather than replacing it.
 #
-# Usage: tools/instructions/run.sh [FILTER...]
+# Usage: [SIZES="20 24 32 40"] tools/instructions/run.sh [FILTER...]
 #   FILTER: workload names as the scaling example prints them (default: all but B16).
+#   SIZES: the sizes to count instead of the example's own (for B14, levels whose inputs
+#   tools/halide21-cases has written).
 # Each size is run once and twice under callgrind, counting only the timed closure;
 # the difference is one steady run (one-time setup, such as the simplifier's rule
 # tables, falls in the first run). Ratios are per doubling of N, or of the input DAG
@@ -33,7 +35,11 @@ count() { # filter size runs -> instructions
 }
 for f in "${filters[@]}"; do
   # The sizes (and input DAG sizes) as the example reports them.
-  plain=$("$bin" "$f" "" 1 2>/dev/null | grep -F "$f" | head -1 || true)
+  if [ -n "${SIZES:-}" ]; then
+    plain=$(for n in $SIZES; do "$bin" "$f" "$n" 1 2>/dev/null | grep -F "$f" | head -1 || true; done)
+  else
+    plain=$("$bin" "$f" "" 1 2>/dev/null | grep -F "$f" | head -1 || true)
+  fi
   sizes=$(grep -o 'N=[0-9]*' <<<"$plain" | cut -d= -f2 || true)
   [ -n "$sizes" ] || { echo "$f: no sizes (is the name right?)" >&2; continue; }
   out="$f"
