@@ -80,6 +80,72 @@ def pipelines():
         return out, [inp, w], [f, out], env
 
     @case
+    def negative_div_mod_indices():
+        # Euclidean division and modulo by negative and non-power-of-two constants in
+        # call arguments, and a negated loop variable.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] * 2
+        out[x, y] = (f[(0 - x) / 3, y % 5] + f[(x * 3) % 16, (0 - y) % 7]
+                     + f[x / -2, (y - 9) / 4])
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def narrow_wrapping_indices():
+        # Index arithmetic in types that wrap (8 and 16 bits), widened back to int32.
+        inp = hl.ImageParam(f32, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] + 1
+        out[x] = (f[hl.i32(hl.u8(x) + hl.u8(200))] + f[hl.i32(hl.i16(x) * hl.i16(300))]
+                  + f[hl.i32(hl.u16(x * 7))])
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def int64_and_float_indices():
+        # Indices computed in 64 bits and from a float parameter.
+        inp = hl.ImageParam(f32, 1, "input")
+        p, s = hl.Param(i32, "p"), hl.Param(f32, "s")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] - 1
+        out[x] = (f[hl.i32(hl.i64(x) * 3 + hl.i64(p))]
+                  + f[hl.clamp(hl.i32(hl.floor(hl.f32(x) * s)), 0, 1000)])
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        return out, [inp, p, s], [f, out], env
+
+    @case
+    def large_bound_constants():
+        # Explicit bounds near the int32 limits: the boxes' ends fold close to 2^31.
+        inp = hl.ImageParam(f32, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x % 100] * 2
+        out[x] = f[x * 2] + f[x + 1073741823]
+        f.compute_root()
+        out.bound(x, -1073741824, 1073741823)
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env[out]["bounds"] = [{"var": "x", "min": "-1073741824", "extent": "1073741823"}]
+        return out, [inp], [f, out], env
+
+    @case
+    def predicated_tails():
+        # The tail strategies that predicate loads or stores, next to RoundUp.
+        inp = hl.ImageParam(f32, 2, "input")
+        a, b, out = hl.Func("a"), hl.Func("b"), hl.Func("out")
+        a[x, y] = inp[x, y] + 2
+        b[x, y] = a[x - 1, y] + a[x + 1, y]
+        out[x, y] = b[x, y] * b[x, y + 1]
+        a.compute_root().split(x, xo, xi, 8, hl.TailStrategy.PredicateLoads)
+        b.compute_root().split(x, xo, xi, 4, hl.TailStrategy.PredicateStores).vectorize(xi)
+        out.split(y, yo, yi, 5, hl.TailStrategy.RoundUp)
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(b, ["float32"], ["x", "y"]),
+                    func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [a, b, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")

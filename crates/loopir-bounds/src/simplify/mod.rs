@@ -188,6 +188,10 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             }
             ExprKind::Broadcast { value, lanes } => {
                 let v = self.simplify(value);
+                if ir::is_intrinsic(&v, "signed_integer_overflow") {
+                    // As the reference: a broadcast marker is a fresh vector marker.
+                    return ir::overflow_marker(e.ty(), self.ctx.overflow_tag());
+                }
                 if v.same_as(value) {
                     e.clone()
                 } else {
@@ -382,6 +386,10 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
     }
 
     fn cast(&mut self, ty: Type, a: Expr) -> Expr {
+        // The reference casts an overflow marker to a fresh marker of the new type.
+        if ir::is_intrinsic(&a, "signed_integer_overflow") {
+            return ir::overflow_marker(ty, self.ctx.overflow_tag());
+        }
         if a.ty() == ty {
             return a;
         }

@@ -98,6 +98,9 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a + b`.
     pub fn add(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(m) = overflowed(&a, &b) {
+            return m;
+        }
         if let Some(r) = self.fold(BinOp::Add, &a, &b) {
             return r;
         }
@@ -122,6 +125,9 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a - b`.
     pub fn sub(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(m) = overflowed(&a, &b) {
+            return m;
+        }
         if let Some(r) = self.fold(BinOp::Sub, &a, &b) {
             return r;
         }
@@ -143,6 +149,9 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a * b`.
     pub fn mul(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(m) = overflowed(&a, &b) {
+            return m;
+        }
         if let Some(r) = self.fold(BinOp::Mul, &a, &b) {
             return r;
         }
@@ -171,6 +180,9 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a / b` (Euclidean).
     pub fn div(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(m) = overflowed(&a, &b) {
+            return m;
+        }
         if let Some(r) = self.fold(BinOp::Div, &a, &b) {
             return r;
         }
@@ -272,6 +284,9 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a % b` (Euclidean).
     pub fn modulo(&mut self, a: Expr, b: Expr) -> Expr {
+        if let Some(m) = overflowed(&a, &b) {
+            return m;
+        }
         if let Some(r) = self.fold(BinOp::Mod, &a, &b) {
             return r;
         }
@@ -305,6 +320,9 @@ impl Simplifier<'_, '_, '_> {
     /// `min(a, b)` or `max(a, b)`: the reference's early outs (constants, ranges that
     /// decide it, a `likely` tag that loses), then its rule list for the operator.
     pub fn min_max(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
+        if let Some(m) = overflowed(&a, &b) {
+            return m;
+        }
         if let Some(r) = self.fold(op, &a, &b) {
             return r;
         }
@@ -758,4 +776,11 @@ fn nested_min_max_select_rules() -> Vec<Rule> {
         );
     }
     out
+}
+
+/// The reference's first rule for arithmetic and min/max: an operand that is an overflow
+/// marker is the result, the left one if both are (the value is undefined whatever the
+/// other operand is).
+fn overflowed(a: &Expr, b: &Expr) -> Option<Expr> {
+    [a, b].into_iter().find(|e| ir::is_intrinsic(e, "signed_integer_overflow")).cloned()
 }

@@ -466,3 +466,29 @@ fn no_overflow_integers_get_no_range_from_their_type() {
     let k = |v: i128| ir::make_const(u8t, v);
     assert_eq!(s(ir::max(ir::div(b, k(64)), k(4))), "4_u8");
 }
+
+/// As the reference, an overflow marker swallows the arithmetic and min/max around it
+/// (its value is undefined whatever the other operand), and a cast or broadcast of one is
+/// a fresh marker of the new type.
+#[test]
+fn overflow_markers_propagate() {
+    let ctx = Ctx::new();
+    let over = ir::add(c(i32::MAX), c(1));
+    for e in [
+        ir::add(over.clone(), c(1)),
+        ir::sub(x(), over.clone()),
+        ir::mul(over.clone(), x()),
+        ir::div(x(), over.clone()),
+        ir::modulo(over.clone(), c(3)),
+        ir::min(x(), over.clone()),
+        ir::max(over.clone(), y()),
+    ] {
+        assert_eq!(
+            simplify_expr(&ctx, &e).to_string(),
+            format!("signed_integer_overflow({})", ctx.draws() - 1)
+        );
+    }
+    let wide = simplify_expr(&ctx, &ir::cast(Type::int(64, 1), over.clone()));
+    assert!(ir::is_intrinsic(&wide, "signed_integer_overflow"));
+    assert_eq!(wide.ty(), Type::int(64, 1));
+}
