@@ -146,6 +146,65 @@ def pipelines():
         return out, [inp], [a, b, out], env
 
     @case
+    def bitwise_and_shift_indices():
+        # Shifts and bitwise operators in call arguments (bounds through the bitwise
+        # intrinsics).
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] + 3
+        out[x, y] = (f[x >> 1, (y << 2) + 1] + f[x & 7, y >> 2] + f[(x + 3) & 15, (y * 2) >> 1])
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def abs_select_indices():
+        # abs, min, max and selects on a parameter in call arguments.
+        inp = hl.ImageParam(f32, 2, "input")
+        p = hl.Param(i32, "p")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] * 5
+        out[x, y] = (f[hl.i32(hl.abs(x - 10)), hl.min(y, x)] + f[hl.select(p > 0, x, 0 - x), hl.max(y - p, 0)]
+                     + f[hl.select(x < 4, x + 8, x - 8), y])
+        f.compute_at(out, y)
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp, p], [f, out], env
+
+    @case
+    def lut_indices():
+        # Data-dependent indices: a lookup table indexed by an image's values and by a
+        # Func's values (the latter bounded by the Func's value bounds).
+        inp = hl.ImageParam(u8, 2, "input")
+        lut, idx, out = hl.Func("lut"), hl.Func("idx"), hl.Func("out")
+        lut[x] = hl.f32(x) * 0.5
+        idx[x, y] = hl.clamp(hl.i32(inp[x, y]) * 4 - 7, 0, 1023)
+        out[x, y] = lut[hl.i32(inp[x, y])] + lut[idx[x, y]] + lut[idx[x + 1, y] / 2]
+        lut.compute_root()
+        idx.compute_at(out, y)
+        env = dict([func_env(lut, ["float32"], ["x"]), func_env(idx, ["int32"], ["x", "y"]),
+                    func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [idx, lut, out], env
+
+    @case
+    def resize_like():
+        # Float coordinates floored to integer taps, separable, with a clamped input,
+        # the vertical pass computed per output row and unrolled over the taps.
+        inp = hl.ImageParam(f32, 2, "input")
+        scale = hl.Param(f32, "scale")
+        clamped = hl.BoundaryConditions.repeat_edge(inp)
+        sx = hl.Func("sx")
+        ix = hl.i32(hl.floor(hl.f32(x) / scale))
+        sx[x, y] = (clamped[ix - 1, y] + clamped[ix, y] + clamped[ix + 1, y] + clamped[ix + 2, y]) / 4.0
+        out = hl.Func("out")
+        fy = hl.f32(y) / scale
+        out[x, y] = (sx[x, hl.i32(hl.floor(fy)) - 1] + sx[x, hl.i32(hl.floor(fy))]
+                     + sx[x, hl.i32(hl.floor(fy)) + 1] + sx[x, hl.i32(hl.floor(fy)) + 2]) / 4.0
+        sx.compute_at(out, yi).vectorize(x, 8)
+        out.split(y, yo, yi, 8).parallel(yo)
+        env = dict([func_env(sx, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp, scale], [clamped, sx, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")
@@ -826,8 +885,39 @@ def to_reference_form(text):
     text = "\n".join(lines)
     # Booleans print as true/false in the reference, other integer widths as `3_u16`.
     text = re.sub(r"\(uint1\)([01])(?![\w.(])", lambda m: "true" if m.group(1) == "1" else "false", text)
-    return re.sub(r"\((u?)int(\d+)\)(-?\d+)(?![\w.(])",
+    text = re.sub(r"\((u?)int(\d+)\)(-?\d+)(?![\w.(])",
                   lambda m: f"{m.group(3)}_{'u' if m.group(1) else 'i'}{m.group(2)}", text)
+    return infix_bitwise(text)
+
+
+INFIX_BEFORE = re.compile(r"(?: (?:\+|-|%|<=|>=|<|>|==|!=|&&|\|\||&|\||\^) |\*|/|!)$")
+INFIX_AFTER = re.compile(r"^(?: (?:\+|-|%|<=|>=|<|>|==|!=|&&|\|\||&|\||\^) |\*|/)")
+BITWISE = re.compile(r"(\((?:u?int|float)\d+(?:x\d+)?\))?bitwise_(and|or|xor)\(")
+
+
+def infix_bitwise(text):
+    """Halide 21 prints the bitwise intrinsics as calls, `(uint8)bitwise_and(a, b)`; the
+    reference prints `a & b` with no type prefix, parenthesised where it is an operand of
+    another infix operator (or of `!`), its operands parenthesised unless atomic."""
+    while True:
+        found = list(BITWISE.finditer(text))
+        if not found:
+            return text
+        m = found[-1]  # the last call holds no other one: innermost first
+        depth, end = 0, None
+        for i in range(m.end() - 1, len(text)):
+            depth += (text[i] == "(") - (text[i] == ")")
+            if depth == 0:
+                end = i + 1
+                break
+        a, b = split_top(text[m.end():end - 1])
+        # A call with a type prefix, `(uint32)shift_right(...)`, is as atomic as without.
+        wrap = lambda e: e if is_atomic(re.sub(r"^\((?:u?int|float)\d+(?:x\d+)?\)(?=[\w.$]+\()", "", e)) else f"({e})"
+        op = {"and": "&", "or": "|", "xor": "^"}[m.group(2)]
+        infix = f"{wrap(a)} {op} {wrap(b)}"
+        if INFIX_BEFORE.search(text[:m.start()]) or INFIX_AFTER.match(text[end:]):
+            infix = f"({infix})"
+        text = text[:m.start()] + infix + text[end:]
 
 
 def before_and_after(all_stages, stage):

@@ -398,22 +398,45 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         {
             return self.folded(ty, f);
         }
-        // A cast that provably keeps every value of its operand, between integer types,
-        // of an operand that is itself a widening cast: cast the inner value directly.
-        if let ExprKind::Cast(inner) = a.kind() {
-            let (t0, t1) = (inner.ty(), a.ty());
-            let int = |t: Type| t.is_int() || t.is_uint();
-            if int(t0) && int(t1) && int(ty) {
-                let widening = ConstantInterval::bounds_of_type(t1)
-                    .contains_interval(&ConstantInterval::bounds_of_type(t0))
-                    && t1.bits() > t0.bits();
-                if widening
-                    && ConstantInterval::bounds_of_type(ty)
-                        .contains_interval(&ConstantInterval::bounds_of_type(t0))
-                {
+        let int = |t: Type| t.is_int() || t.is_uint();
+        match a.kind() {
+            // The reference's three rules for a cast of a cast, in its order.
+            ExprKind::Cast(inner) => {
+                let (outer, mid, value) = (ty, a.ty(), inner.ty());
+                // Same kind, narrower outside: the inner cast only widened or narrowed
+                // what the outer one narrows further.
+                let same_code_narrowing = outer.code() == mid.code() && outer.bits() < mid.bits();
+                // A signed value widened part way to a signed type, then to any integer
+                // type at least as wide: one sign extension.
+                let signed_widening = int(outer)
+                    && mid.is_int()
+                    && value.is_int()
+                    && outer.bits() >= mid.bits()
+                    && mid.bits() >= value.bits();
+                if same_code_narrowing || signed_widening {
                     return self.cast(ty, inner.clone());
                 }
+                // Between integers, an outer cast no wider than the inner one truncates
+                // whatever the inner one extended.
+                if int(outer) && int(mid) && int(value) && outer.bits() <= mid.bits() {
+                    return if outer == value { inner.clone() } else { self.cast(ty, inner.clone()) };
+                }
             }
+            ExprKind::Broadcast { value, lanes } => {
+                let lane_ty = ty.with_lanes(value.ty().lanes());
+                let v = self.cast(lane_ty, value.clone());
+                return Expr::from_node_unchecked(ty, ExprKind::Broadcast { value: v, lanes: *lanes });
+            }
+            ExprKind::Ramp { base, stride, lanes }
+                if ty.element_of() == Type::int(64, 1) && a.ty().element_of() == Type::INT32 =>
+            {
+                let b = self.cast(ty.with_lanes(base.ty().lanes()), base.clone());
+                let st = self.cast(ty.with_lanes(stride.ty().lanes()), stride.clone());
+                let ramp =
+                    Expr::from_node_unchecked(ty, ExprKind::Ramp { base: b, stride: st, lanes: *lanes });
+                return self.simplify(&ramp);
+            }
+            _ => {}
         }
         ir::cast(ty, a)
     }
@@ -461,6 +484,9 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 Some(ir::make_const(ty, r as i128))
             }
             ("bitwise_not", [x]) => Some(ir::make_const(ty, !ir::as_const_i128(x)?)),
+            ("shift_left" | "shift_right", [x, y]) if x.ty().is_int() || x.ty().is_uint() => {
+                Some(self.shift(name == "shift_left", ty, x.clone(), y.clone()))
+            }
             ("shift_left" | "shift_right", [x, y]) => {
                 let (a, b) = (ir::as_const_i128(x)?, ir::as_const_i128(y)?);
                 let bits = ty.bits() as i128;
@@ -478,6 +504,60 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             }
             _ => None,
         }
+    }
+
+    /// An integer shift, as the reference simplifies one: a shift amount of known sign
+    /// becomes unsigned (a non-positive one reverses the shift), a constant amount turns
+    /// the shift into a multiplication or a division by a power of two (a shift by the
+    /// sign bit of a signed type into a select, and by the type's width or more into an
+    /// overflow marker), and `x << (0 - y)` is `x >> y`.
+    fn shift(&mut self, left: bool, ty: Type, a: Expr, b: Expr) -> Expr {
+        let name = |left: bool| if left { "shift_left" } else { "shift_right" };
+        if ir::is_const_zero(&b) {
+            return a;
+        }
+        let mut left_now = left;
+        let bt = b.ty();
+        let unsigned = Type::uint(bt.bits(), bt.lanes());
+        let cb = self.constant_bounds(&b);
+        let b = if cb.min.is_some_and(|m| m >= 0) {
+            self.cast(unsigned, b)
+        } else if bt.is_int() && cb.max.is_some_and(|m| m <= 0) {
+            left_now = !left_now;
+            let negated = self.sub(ir::zero(bt), b);
+            self.cast(unsigned, negated)
+        } else {
+            b
+        };
+        if b.ty().is_uint()
+            && let Some(k) = ir::as_const_i128(&b)
+        {
+            let bits = i128::from(ty.bits());
+            if k >= bits {
+                return ir::overflow_marker(ty, self.ctx.overflow_tag());
+            }
+            if a.ty().is_uint() || k < bits - 1 {
+                let factor = ir::make_const(ty, 1i128 << k);
+                return if left_now { self.mul(a, factor) } else { self.div(a, factor) };
+            }
+            // A signed shift by the sign bit's position: only the lowest bit survives a
+            // left shift, only the sign a right one.
+            let e = if left_now {
+                let low = ir::intrinsic(ty, "bitwise_and", vec![a, ir::make_const(ty, 1)]);
+                ir::select(ir::ne(low, ir::zero(ty)), ir::make_const(ty, 1i128 << k), ir::zero(ty))
+            } else {
+                ir::select(ir::lt(a, ir::zero(ty)), ir::make_const(ty, -1), ir::zero(ty))
+            };
+            return self.simplify(&e);
+        }
+        if b.ty().is_int()
+            && let ExprKind::Binary(loopir::BinOp::Sub, z, s) = b.kind()
+            && ir::is_const_zero(z)
+        {
+            let flipped = ir::intrinsic(ty, name(!left_now), vec![a, s.clone()]);
+            return self.simplify(&flipped);
+        }
+        ir::intrinsic(ty, name(left_now), vec![a, b])
     }
 }
 

@@ -492,3 +492,22 @@ fn overflow_markers_propagate() {
     assert!(ir::is_intrinsic(&wide, "signed_integer_overflow"));
     assert_eq!(wide.ty(), Type::int(64, 1));
 }
+
+/// Shifts by a constant are multiplications and divisions by a power of two, as the
+/// reference simplifies them; a shift amount of known sign becomes unsigned, a negated one
+/// reverses the shift, and a shift by the type's width or more is an overflow marker.
+#[test]
+fn constant_shifts_become_arithmetic() {
+    let u32c = |v: i128| ir::make_const(Type::uint(32, 1), v);
+    let shl = |a: Expr, b: Expr| ir::intrinsic(Type::INT32, "shift_left", vec![a, b]);
+    let shr = |a: Expr, b: Expr| ir::intrinsic(Type::INT32, "shift_right", vec![a, b]);
+    assert_eq!(s(shr(x(), u32c(1))), "x/2");
+    assert_eq!(s(ir::add(shl(y(), u32c(2)), c(1))), "(y*4) + 1");
+    assert_eq!(s(shr(ir::mul(y(), c(2)), u32c(1))), "y");
+    assert_eq!(s(shl(x(), c(3))), "x*8");
+    assert_eq!(s(shl(x(), c(-3))), "x/8");
+    assert_eq!(s(shl(x(), ir::sub(c(0), y()))), "shift_right(x, y)");
+    assert_eq!(s(shr(x(), u32c(31))), "select(x < 0, -1, 0)");
+    assert!(s(shl(x(), u32c(40))).starts_with("signed_integer_overflow("));
+    assert_eq!(s(shl(x(), y())), "shift_left(x, y)");
+}
