@@ -205,6 +205,70 @@ def pipelines():
         return out, [inp, scale], [clamped, sx, out], env
 
     @case
+    def mirror_image_tiles():
+        # mirror_image boundary, a tiled consumer and the producer per tile.
+        inp = hl.ImageParam(f32, 2, "input")
+        m = hl.BoundaryConditions.mirror_image(inp)
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = m[x - 2, y] + m[x + 2, y - 1]
+        out[x, y] = f[x, y] + f[x + 1, y + 1]
+        out.tile(x, y, xo, yo, xi, yi, 16, 8)
+        f.compute_at(out, xo)
+        env = dict([func_env(m, ["float32"], ["_0", "_1"]), func_env(f, ["float32"], ["x", "y"]),
+                    func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [m, f, out], env
+
+    @case
+    def clamped_scatter_histogram():
+        # A scatter whose index is clamped data, then a consumer reading the bins.
+        inp = hl.ImageParam(u8, 2, "input")
+        hist, out = hl.Func("hist"), hl.Func("out")
+        r = hl.RDom([(0, 64), (0, 32)], "r")
+        hist[x] = 0
+        hist[hl.clamp(hl.i32(inp[r.x, r.y]) / 4 - 3, 0, 31)] += 1
+        out[x] = hist[x] * 2 + hist[31 - x]
+        hist.compute_root()
+        env = dict([func_env(hist, ["int32"], ["x"], [rdom_env(r, [("x", (0, 64)), ("y", (0, 32))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [hist, out], env
+
+    @case
+    def fused_channels_parallel():
+        # Three dimensions, channel and row fused into one parallel loop, x vectorized.
+        inp = hl.ImageParam(u16, 3, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y, c] = hl.i32(inp[x, y, c]) * (c + 1)
+        out[x, y, c] = f[x, y, c] + f[x + 1, y, c] - f[x, y + 1, 2 - c]
+        out.bound(c, 0, 3).fuse(y, c, yo).parallel(yo).vectorize(x, 8)
+        f.compute_at(out, yo)
+        env = dict([func_env(f, ["int32"], ["x", "y", "c"]), func_env(out, ["int32"], ["x", "y", "c"])])
+        env[out]["bounds"] = [{"var": "c", "min": "0", "extent": "3"}]
+        return out, [inp], [f, out], env
+
+    @case
+    def uint16_index_arith():
+        # Indices computed in uint16 arithmetic (wrapping, with division).
+        inp = hl.ImageParam(f32, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] + 4
+        out[x] = f[hl.i32(hl.u16(x) * hl.u16(3) / hl.u16(2))] + f[hl.i32(hl.u16(x + 7) % hl.u16(100))]
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def sliding_inner_store_at():
+        # Storage at the outer split of y, computation at the inner one (sliding window).
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] * inp[x, y + 1]
+        out[x, y] = f[x, y - 1] + f[x, y] + f[x, y + 1]
+        out.split(y, yo, yi, 16)
+        f.store_at(out, yo).compute_at(out, yi)
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")
