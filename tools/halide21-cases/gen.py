@@ -269,6 +269,32 @@ def pipelines():
         return out, [inp], [f, out], env
 
     @case
+    def prefetched_input():
+        # A prefetch of the input inside the consumer's row loop.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] + inp[x, y + 2]
+        out[x, y] = f[x - 1, y] + f[x + 1, y]
+        f.compute_root().prefetch(inp, y, y, 1, hl.PrefetchBoundStrategy.NonFaulting)
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def unrolled_rdom_update():
+        # An update over a constant RDom, unrolled, with the pure stage vectorized.
+        inp = hl.ImageParam(i32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(-1, 3), (-1, 3)], "r")
+        f[x, y] = 0
+        f[x, y] += inp[x + r.x, y + r.y] * (r.x + 2)
+        out[x, y] = f[x, y] / 9
+        f.compute_at(out, y).vectorize(x, 4)
+        f.update(0).unroll(r.x).unroll(r.y)
+        env = dict([func_env(f, ["int32"], ["x", "y"], [rdom_env(r, [("x", (-1, 3)), ("y", (-1, 3))])]),
+                    func_env(out, ["int32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")
@@ -1036,7 +1062,8 @@ def main():
                     fh.write(to_reference_form(after))
         # Halide's `t` counter is process-wide; in a fresh process it stands just past the
         # largest `t` name of the pass's input (the oracle's envs are mostly so too).
-        env = json.loads(env)
+        # Halide may print warnings on stdout before the env (a dropped prefetch).
+        env = json.loads(env[re.search(r"^\{$", env, re.M).start():])
         used = [int(n) for n in re.findall(r"\bt(\d+)\b", before_and_after(st, "computation bounds inference")[0])]
         env["fresh_names"] = {"t": max(used) + 1 if used else 0}
         with open(os.path.join(d, "bounds.env.json"), "w") as fh:
