@@ -295,6 +295,67 @@ def pipelines():
         return out, [inp], [f, out], env
 
     @case
+    def argmin_tuple_reduction():
+        # A tuple-valued reduction (argmin over an RDom) computed at the root.
+        inp = hl.ImageParam(f32, 2, "input")
+        best, out = hl.Func("best"), hl.Func("out")
+        r = hl.RDom([(0, 8)], "r")
+        best[y] = (hl.f32(1e30), 0)
+        v = inp[r.x, y]
+        best[y] = (hl.select(v < best[y][0], v, best[y][0]), hl.select(v < best[y][0], r.x, best[y][1]))
+        out[x, y] = inp[x, y] - best[y][0] + hl.f32(best[y + 1][1])
+        best.compute_root()
+        env = dict([func_env(best, ["float32", "int32"], ["y"], [rdom_env(r, [("x", (0, 8))])]),
+                    func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [best, out], env
+
+    @case
+    def three_level_compute_at():
+        # A chain computed at three different loops of the output.
+        inp = hl.ImageParam(f32, 2, "input")
+        a, b, c_, out = hl.Func("a"), hl.Func("b"), hl.Func("c"), hl.Func("out")
+        a[x, y] = inp[x, y] + 1
+        b[x, y] = a[x - 1, y] + a[x + 1, y + 1]
+        c_[x, y] = b[x, y - 1] * b[x + 2, y]
+        out[x, y] = c_[x, y] + c_[x + 1, y]
+        out.split(y, yo, yi, 4)
+        c_.compute_at(out, yi)
+        b.compute_at(out, yo)
+        a.compute_root()
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(b, ["float32"], ["x", "y"]),
+                    func_env(c_, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [a, b, c_, out], env
+
+    @case
+    def select_on_loop_boundary():
+        # Two producers read on either side of a select on the loop variable.
+        inp = hl.ImageParam(f32, 1, "input")
+        f, g, out = hl.Func("f"), hl.Func("g"), hl.Func("out")
+        f[x] = inp[x] * 2
+        g[x] = inp[x] + 2
+        out[x] = hl.select(x < 10, hl.Expr(f[x + 1]), hl.Expr(g[x - 10])) + hl.select(x >= 20, hl.Expr(f[x - 20]), hl.f32(0))
+        f.compute_root()
+        g.compute_root()
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(g, ["float32"], ["x"]),
+                    func_env(out, ["float32"], ["x"])])
+        return out, [inp], [f, g, out], env
+
+    @case
+    def gpu_update_cuda():
+        # A GPU-tiled pure stage with an update stage tiled the same way.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y]
+        f[x, y] = f[x, y] * 2 + f[x, y]
+        out[x, y] = f[x, y] + f[x + 1, y]
+        tx, ty, bx, by = hl.Var("tx"), hl.Var("ty"), hl.Var("bx"), hl.Var("by")
+        f.compute_root().gpu_tile(x, y, bx, by, tx, ty, 8, 8)
+        f.update(0).gpu_tile(x, y, bx, by, tx, ty, 8, 8)
+        out.gpu_tile(x, y, bx, by, tx, ty, 16, 16)
+        env = dict([func_env(f, ["float32"], ["x", "y"], [{}]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")
