@@ -356,6 +356,41 @@ def pipelines():
         return out, [inp], [f, out], env
 
     @case
+    def saturating_and_absd_indices():
+        # Saturating casts, absd and mux in call arguments.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] - 1
+        out[x, y] = (f[hl.i32(hl.u8_sat(x * 3 - 100)), hl.i32(hl.absd(y, 50))]
+                     + f[hl.i32(hl.saturating_cast(hl.UInt(16), x - 7)), hl.mux(y % 3, [y, y + 1, y - 1])])
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def rounding_index_arith():
+        # Rounding to multiples, mixed division and modulo in call arguments.
+        inp = hl.ImageParam(f32, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] * 3
+        out[x] = f[((x + 3) / 4) * 4] + f[(x * 7) % 5 + x / 5] + f[(x - 5) / 3 * 3 + (x - 5) % 3]
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def vectorized_gather():
+        # A vectorized consumer reading a producer at strided and data-dependent indices.
+        inp = hl.ImageParam(u8, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = hl.i32(inp[x]) * 2
+        out[x] = f[x * 2] + f[hl.i32(inp[x]) + x] + f[2 * x + 1]
+        f.compute_root().vectorize(x, 8)
+        out.vectorize(x, 8)
+        env = dict([func_env(f, ["int32"], ["x"]), func_env(out, ["int32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")
