@@ -391,6 +391,59 @@ def pipelines():
         return out, [inp], [f, out], env
 
     @case
+    def update_computed_write_index():
+        # An update stage writing at a computed (clamped, scaled) location.
+        inp = hl.ImageParam(i32, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, 50)], "r")
+        f[x] = 0
+        f[hl.clamp(r.x * 2 + 1, 0, 99)] = inp[r.x] + f[hl.clamp(r.x * 2, 0, 99)]
+        out[x] = f[x] + f[99 - x]
+        f.compute_root()
+        env = dict([func_env(f, ["int32"], ["x"], [rdom_env(r, [("x", (0, 50))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def fused_then_split_shift_inwards():
+        # Two loops fused, the fused loop split with ShiftInwards, the producer inside.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] + inp[x + 1, y + 1]
+        out[x, y] = f[x, y] * f[x, y + 1]
+        fxy = hl.Var("fxy")
+        out.fuse(x, y, fxy).split(fxy, xo, xi, 32, hl.TailStrategy.ShiftInwards)
+        f.compute_at(out, xo)
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def async_folded_double_buffer():
+        # An async producer with storage folded to two rows (double buffering).
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] * 2
+        out[x, y] = f[x, y] + f[x, y + 1]
+        f.compute_at(out, y).store_root().fold_storage(y, 2).async_()
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def nested_specializations_vectorize():
+        # A specialization on a boolean nested in one on an integer, each vectorizing.
+        inp = hl.ImageParam(f32, 2, "input")
+        p, q = hl.Param(i32, "p"), hl.Param(hl.Bool(), "q")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] * hl.f32(p)
+        out[x, y] = f[x - 1, y] + f[x + 1, y]
+        f.compute_at(out, y)
+        s1 = f.specialize(p > 4).vectorize(x, 8)
+        s1.specialize(q).unroll(x, 2)
+        out.specialize(q).vectorize(x, 4)
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp, p, q], [f, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")

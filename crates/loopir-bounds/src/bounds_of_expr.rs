@@ -789,9 +789,11 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             let hi = ir::select(ir::eq(b1.clone(), z.clone()), z.clone(), ir::sub(b1, one));
             return Interval::new(z, hi);
         }
+        // The reference builds these two max nodes as they are (no canonical operand
+        // order), and computation bounds prints a pure variable's end unsimplified.
         let m1 = ir::make_const(elem, -1);
-        let inner = crate::interval::make_min_max_expr(BinOp::Max, &z, &ir::sub(b1, one));
-        let hi = crate::interval::make_min_max_expr(BinOp::Max, &inner, &ir::sub(m1, b0));
+        let inner = ir::max(z.clone(), ir::sub(b1, one));
+        let hi = ir::max(inner, ir::sub(m1, b0));
         Interval::new(z, hi)
     }
 

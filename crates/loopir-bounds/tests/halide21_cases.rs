@@ -10,7 +10,8 @@
 //! mirror_image tiles, fused parallel channels, sliding windows at an inner split, a
 //! prefetch, an unrolled RDom update, a tuple argmin, compute_at at three loops, selects
 //! on the loop variable, a GPU-tiled update, saturating casts, absd and mux, rounding
-//! arithmetic, a vectorized gather).
+//! arithmetic, a vectorized gather, an update writing at a computed index, a fused loop
+//! split with ShiftInwards, an async double buffer, nested specializations).
 //!
 //! Halide 21 is not the reference commit: its loops carry extents where the reference's
 //! carry maxima, which the generator rewrites, so a few values read differently while
@@ -86,10 +87,10 @@ fn known(what: &str, case: &str) -> bool {
 
 #[test]
 fn computation_bounds_agree_with_halide_21() {
-    assert_eq!(check("bounds.input.stmt", cases::compute_case, "computation bounds"), (43, 24));
+    assert_eq!(check("bounds.input.stmt", cases::compute_case, "computation bounds"), (44, 27));
 }
 
 #[test]
 fn allocation_bounds_agree_with_halide_21() {
-    assert_eq!(check("allocbounds.input.stmt", cases::alloc_case, "allocation bounds"), (56, 9));
+    assert_eq!(check("allocbounds.input.stmt", cases::alloc_case, "allocation bounds"), (57, 12));
 }
