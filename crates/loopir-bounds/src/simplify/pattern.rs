@@ -58,6 +58,16 @@ impl<'e> Bindings<'e> {
         self.constant.get(i).copied().flatten().and_then(ir::as_const_i128).unwrap_or(0)
     }
 
+    /// Whether constant `ci` is negative with a negation that is positive (of any
+    /// numeric type; for integers the reference's `c < 0 && -c > 0`, computed in 64 bits).
+    pub fn is_negative(&self, i: usize) -> bool {
+        match self.constant.get(i).copied().flatten().and_then(ir::const_value) {
+            Some(ir::Const::Int(v)) => v < 0 && v.checked_neg().is_some_and(|n| n > 0),
+            Some(ir::Const::Float(f)) => f < 0.0,
+            _ => false,
+        }
+    }
+
     /// Whether constant `ci` is the smallest value of its type.
     pub fn is_type_min(&self, i: usize) -> bool {
         let c = self.constant.get(i).copied().flatten();

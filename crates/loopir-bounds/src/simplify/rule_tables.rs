@@ -3220,7 +3220,7 @@ pub(super) fn mul_rules() -> &'static RuleTable {
             ),
             Rule::when("(0 - x)*y", "0 - x*y", None, When::ALWAYS),
             Rule::when("x*(0 - y)", "0 - x*y", None, When::ALWAYS),
-            Rule::when("(x - y)*c0", "(y - x)*fold(-c0)", Some(|b| b.c(0) < 0 && -b.c(0) > 0), When::ALWAYS),
+            Rule::when("(x - y)*c0", "(y - x)*fold(-c0)", Some(|b| b.is_negative(0)), When::ALWAYS),
             Rule::when("(x*c0)*c1", "x*fold(c0*c1)", Some(|b| b.product_fits(0, 1)), When::ALWAYS),
             Rule::when(
                 "(x*c0)*y",

@@ -166,10 +166,8 @@ impl Simplifier<'_, '_, '_> {
         if ir::is_const_zero(&b) {
             return b;
         }
-        if !is_int(ty) {
-            return ir::mul(a, b);
-        }
-        // The reference's list, in its order.
+        // The reference's list, in its order; it applies to floats too (constants fold
+        // into one, `(x*4.0f)*0.25f` is `x`).
         let e = ir::mul(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
         if let Some(r) = pattern::apply_in(self, rule_tables::mul_rules(), &e, &context) {

@@ -511,3 +511,16 @@ fn constant_shifts_become_arithmetic() {
     assert!(s(shl(x(), u32c(40))).starts_with("signed_integer_overflow("));
     assert_eq!(s(shl(x(), y())), "shift_left(x, y)");
 }
+
+/// The reference's multiplication rules apply to floats too: constant factors fold into
+/// one (a product of exactly one disappears) and a negative factor swaps a difference.
+#[test]
+fn float_products_fold_their_constants() {
+    let f32t = Type::float(32, 1);
+    let fx = Expr::var(f32t, "fx");
+    let fy = Expr::var(f32t, "fy");
+    let k = |v: f64| ir::make_const_value(f32t, ir::Const::Float(v));
+    assert_eq!(s(ir::mul(ir::mul(fx.clone(), k(4.0)), k(0.25))), "(float32)fx");
+    assert_eq!(s(ir::mul(ir::sub(fx.clone(), fy), k(-2.0))), "((float32)fy - (float32)fx)*2.000000f");
+    assert_eq!(s(ir::mul(ir::add(fx, k(1.5)), k(2.0))), "((float32)fx*2.000000f) + 3.000000f");
+}
