@@ -893,9 +893,9 @@ impl Walker<'_, '_> {
     where
         T: FnMut(&mut Self) -> Result<(), BoundsError>,
     {
-        let c = match ir::intrinsic_name(c) {
-            Some(("likely" | "likely_if_innermost", [x])) => x.clone(),
-            _ => c.clone(),
+        let (c, tag) = match ir::intrinsic_name(c) {
+            Some((tag @ ("likely" | "likely_if_innermost"), [x])) => (x.clone(), Some(tag)),
+            _ => (c.clone(), None),
         };
         let mut occurrences = Vec::new();
         self.varying_occurrences(original, &mut occurrences);
@@ -914,7 +914,7 @@ impl Walker<'_, '_> {
             {
                 continue;
             }
-            if let Some(r) = self.restrict(v, rhs, op) {
+            if let Some(r) = self.restrict_compat(v, rhs, op, tag) {
                 restricted.push(r);
             }
         }
@@ -1073,6 +1073,44 @@ impl Walker<'_, '_> {
             _ => return None,
         };
         self.restrict(v, r, op)
+    }
+
+    /// The reference's restriction of `v` by a solved condition `v op r`: each finite end
+    /// of `v`'s interval that the bounds of `r` tighten becomes a plain `min`/`max` node
+    /// of the old end and the new one. When the condition was tagged `likely` (or
+    /// `likely_if_innermost`) the old end is wrapped in that tag, since the condition
+    /// probably holds and the old end is probably the one that counts. Ends the bounds of
+    /// `r` leave open stay, but `v` is still restricted (its dependents are rebound).
+    fn restrict_compat(
+        &mut self,
+        v: Name,
+        r: &Expr,
+        op: BinOp,
+        tag: Option<&str>,
+    ) -> Option<(Name, Interval)> {
+        let old = self.bounds.lookup(&v).cloned()?;
+        let rb = self.bounds.bounds(r);
+        let one = ir::one(r.ty());
+        let tagged = |x: &Expr| match tag {
+            Some(t) => ir::intrinsic(x.ty(), t, vec![x.clone()]),
+            None => x.clone(),
+        };
+        let mut new = old.clone();
+        if let (Some(h), Bound::Finite(m)) = (rb.hi(), &old.max) {
+            match op {
+                BinOp::Lt => new.max = Bound::Finite(ir::min(tagged(m), ir::sub(h.clone(), one.clone()))),
+                BinOp::Le | BinOp::Eq => new.max = Bound::Finite(ir::min(tagged(m), h.clone())),
+                _ => {}
+            }
+        }
+        if let (Some(l), Bound::Finite(m)) = (rb.lo(), &old.min) {
+            match op {
+                BinOp::Gt => new.min = Bound::Finite(ir::max(tagged(m), ir::add(l.clone(), one.clone()))),
+                BinOp::Ge | BinOp::Eq => new.min = Bound::Finite(ir::max(tagged(m), l.clone())),
+                _ => {}
+            }
+        }
+        Some((v, new))
     }
 
     /// The interval of `v` (varying) restricted by `v op r`, with `r` free of `v`.

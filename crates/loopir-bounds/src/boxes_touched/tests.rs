@@ -267,15 +267,16 @@ fn touched_compat(text: &str, first_t: u64) -> String {
 /// in Halide's order (dependents sorted by name, the last visited first, max name before
 /// min name); nested guards rebind it again; the names are defined around the box ends on
 /// the way out, from the let's bounds under the guard intersected with the enclosing
-/// binding.
+/// binding. A `likely` guard keeps the loop's own end as `likely(end)` in a plain
+/// `max`/`min` node beside the solved bound, as Halide writes it.
 #[test]
 fn compat_guards_rebind_dependent_lets_to_fresh_names() {
     let text = "for (fx, 0, 9) {\n let a = fx\n let base = (fx*16) + m\n if ((uint1)likely(j <= fx)) {\n  if ((uint1)likely(fx <= k)) {\n   f(base) = 0\n  }\n }\n}\n";
     // `base` (t100/t101, then t104/t105) is rebound before `a` (t102/t103, t106/t107).
     assert_eq!(
         touched_compat(text, 100),
-        "f: {[let t101 = ((max(j, 0)*16) + m) in (let t105 = max((max(j, 0)*16) + m, t101) in t105), \
-         let t100 = (m + 144) in (let t104 = min((min(k, 9)*16) + m, t100) in t104)]}"
+        "f: {[let t101 = ((max(likely(0), j)*16) + m) in (let t105 = max((max(likely(0), j)*16) + m, t101) in t105), \
+         let t100 = (m + 144) in (let t104 = min((min(likely(9), k)*16) + m, t100) in t104)]}"
     );
     // Without the option the dependent let is re-derived (under both guards) and
     // substituted.
