@@ -444,6 +444,23 @@ def pipelines():
         return out, [inp, p, q], [f, out], env
 
     @case
+    def float_value_indices():
+        # Indices computed from a float Func's values (bounded through its value bounds),
+        # as a bilateral grid or a local Laplacian reads its grid or lookup table.
+        inp = hl.ImageParam(f32, 2, "input")
+        val, grid, out = hl.Func("val"), hl.Func("grid"), hl.Func("out")
+        val[x, y] = hl.clamp(inp[x, y], 0.0, 1.0) * 0.5 + 0.25
+        grid[x, y] = hl.f32(x) * 0.1 + hl.f32(y)
+        zi = hl.i32(val[x, y] * 8.0 + 0.5)
+        zf = hl.i32(hl.floor((val[x, y] - 0.25) * 16.0))
+        out[x, y] = grid[x, zi] + grid[x + 1, zf * 2 + 1]
+        val.compute_root()
+        grid.compute_root()
+        env = dict([func_env(val, ["float32"], ["x", "y"]), func_env(grid, ["float32"], ["x", "y"]),
+                    func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [grid, val, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")

@@ -339,7 +339,9 @@ fn e40_e42_intrinsics_and_vectors() {
     assert_eq!(b(upc, &s), "[unsafe_promise_clamped(y, 2, 5), unsafe_promise_clamped(y, 2, 5)]");
     let f32t = Type::float(32, 1);
     let sq = Expr::call(f32t, "sqrt_f32", vec![cast(f32t, x())], CallType::PureExtern);
-    assert_eq!(b(sq, &s), "[(float32)sqrt_f32(0.000000f), (float32)sqrt_f32(10.000000f)]");
+    // The ends are sqrt_f32 of 0 and 10; the simplifier folds math calls of constants as
+    // the reference's does (spec E41 allows either form).
+    assert_eq!(b(sq, &s), "[0.000000f, 3.162278f]");
     assert_eq!(b(call(Type::uint(8, 1), "popcount", vec![u8v(x())]), &s), "[0_u8, 8_u8]");
     let r0 = Expr::ramp(c(0), c(1), 4).unwrap_or_else(|e| panic!("{e}"));
     let rx = Expr::ramp(x(), c(1), 4).unwrap_or_else(|e| panic!("{e}"));

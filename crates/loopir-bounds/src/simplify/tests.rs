@@ -524,3 +524,22 @@ fn float_products_fold_their_constants() {
     assert_eq!(s(ir::mul(ir::sub(fx.clone(), fy), k(-2.0))), "((float32)fy - (float32)fx)*2.000000f");
     assert_eq!(s(ir::mul(ir::add(fx, k(1.5)), k(2.0))), "((float32)fx*2.000000f) + 3.000000f");
 }
+
+/// Pure math calls of constants fold as the reference folds them (in double precision,
+/// rounded to the argument's type), and a rounding function of another is the inner one.
+#[test]
+fn pure_math_calls_fold() {
+    let f32t = Type::float(32, 1);
+    let k = |v: f64| ir::make_const_value(f32t, ir::Const::Float(v));
+    let math = |n: &str, args: Vec<Expr>| Expr::call(f32t, n, args, CallType::Extern);
+    assert_eq!(s(math("floor_f32", vec![k(8.5)])), "8.000000f");
+    assert_eq!(s(math("ceil_f32", vec![k(-0.5)])), "-0.000000f");
+    assert_eq!(s(math("sqrt_f32", vec![k(16.0)])), "4.000000f");
+    assert_eq!(s(math("pow_f32", vec![k(2.0), k(10.0)])), "1024.000000f");
+    let fx = Expr::var(f32t, "fx");
+    let inner = math("ceil_f32", vec![fx.clone()]);
+    assert_eq!(s(math("floor_f32", vec![inner])), "(float32)ceil_f32((float32)fx)");
+    assert_eq!(s(math("floor_f32", vec![fx])), "(float32)floor_f32((float32)fx)");
+    // An extern that is not a math function is left alone.
+    assert_eq!(s(math("my_floor_f32x", vec![k(1.5)])), "(float32)my_floor_f32x(1.500000f)");
+}
