@@ -461,6 +461,51 @@ def pipelines():
         return out, [inp], [grid, val, out], env
 
     @case
+    def extern_two_funcs():
+        # An extern stage reading two Funcs, its output consumed at an offset.
+        inp = hl.ImageParam(f32, 2, "input")
+        a, b, ext, out = hl.Func("a"), hl.Func("b"), hl.Func("ext"), hl.Func("out")
+        a[x, y] = inp[x, y] * 2
+        b[x, y] = inp[x + 1, y] - 1
+        ext.define_extern("two_in", [a, b], f32, 2)
+        out[x, y] = ext[x, y - 1] + ext[x + 2, y]
+        a.compute_root()
+        b.compute_root()
+        ext.compute_root()
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(b, ["float32"], ["x", "y"]),
+                    func_env(ext, ["float32"], ["_0", "_1"]), func_env(out, ["float32"], ["x", "y"])])
+        env[ext]["extern"] = {"name": "two_in", "mangling": "c", "args": [{"func": "a"}, {"func": "b"}]}
+        return out, [inp], [a, b, ext, out], env
+
+    @case
+    def nested_selects_over_calls():
+        # Nested selects on parameters choosing among calls to one Func.
+        inp = hl.ImageParam(f32, 1, "input")
+        p, q = hl.Param(i32, "p"), hl.Param(i32, "q")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] + 5
+        out[x] = hl.select(p > 0, f[x + 2], hl.select(q > 0, f[x - 3], hl.select(p < q, f[2 * x], f[x])))
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        return out, [inp, p, q], [f, out], env
+
+    @case
+    def rdom_param_extent_where():
+        # An RDom whose extent is a parameter, with a where clause on the parameter.
+        inp = hl.ImageParam(i32, 1, "input")
+        n = hl.Param(i32, "n")
+        f, out = hl.Func("f"), hl.Func("out")
+        r = hl.RDom([(0, n)], "r")
+        r.where(r.x * 2 < n + 3)
+        f[x] = 0
+        f[x] += inp[x + r.x * 2]
+        out[x] = f[x] + f[x + 4]
+        f.compute_root()
+        env = dict([func_env(f, ["int32"], ["x"], [{"rvars": [{"name": "r$x", "min": "0", "extent": "n"}]}]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp, n], [f, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")
