@@ -9,7 +9,10 @@
 //! **Guarantees**: for each realize, outermost first, the touched box of `f` in the
 //! realize's *original* body (before inner realizes got their own lets), cut down to the
 //! statements relevant to `f` as the reference cuts it, is computed with an empty scope,
-//! Halide's overflow-to-zero rule, and calls and provides merged (calls first). A realize
+//! Halide's overflow-to-zero rule, Halide's handling of varying conditions (each
+//! variable solved for and restricted, dependent lets rebound to fresh names; a
+//! predicated Provide's calls walked outside its predicate), and calls and provides
+//! merged (calls first). A realize
 //! of a Func that nothing touches is dropped (its body kept). Per dimension, from the
 //! first (so the last prints first), the realize is wrapped in the explicit-bound asserts,
 //! then `extent_realized`, `min_realized`, `max_realized` lets. Ends are CSE'd and
@@ -38,7 +41,8 @@ pub fn allocation_bounds_inference(
     func_bounds: &FuncValueBounds,
     fresh_t: u64,
 ) -> Result<Stmt, BoundsError> {
-    let ctx = Ctx::with_options(Options { compat_purify: true, ..Options::default() });
+    let ctx =
+        Ctx::with_options(Options { compat_purify: true, compat_conditions: true, ..Options::default() });
     ctx.seed_t(fresh_t);
     let relevance = Relevance::new(s, realized_funcs(s));
     let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None, relevance };

@@ -526,6 +526,13 @@ impl Walker<'_, '_> {
                     return Ok(());
                 }
                 if !ir::is_const_true(predicate) {
+                    if self.mode == Mode::Calls && self.ctx.options().compat_conditions {
+                        // The reference walks a predicated Provide's provides as
+                        // `if (predicate) provide`, and its calls (arguments and values)
+                        // outside that `if`: the predicate neither tightens them nor is
+                        // itself searched for calls.
+                        return self.provide(name, values, args);
+                    }
                     self.expr(predicate)?;
                     let (name, values, args) = (name.clone(), values.clone(), args.clone());
                     let saved = self.collect_calls;
