@@ -506,6 +506,49 @@ def pipelines():
         return out, [inp, n], [f, out], env
 
     @case
+    def param_divisor_indices():
+        # Division and modulo by a parameter of unknown sign, and by a clamped one.
+        inp = hl.ImageParam(f32, 1, "input")
+        p = hl.Param(i32, "p")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x] * 7
+        q = hl.clamp(p, 1, 16)
+        out[x] = f[x / p] + f[x % p] + f[x / q + x % q]
+        f.compute_root()
+        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        return out, [inp, p], [f, out], env
+
+    @case
+    def split_twice_vectorize_unroll():
+        # One loop split twice: the inner part vectorized, the middle unrolled, with the
+        # producer at the outer part.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] + inp[x, y + 1]
+        out[x, y] = f[x - 2, y] + f[x + 2, y]
+        xm, xv = hl.Var("xm"), hl.Var("xv")
+        out.split(x, xo, xi, 32).split(xi, xm, xv, 8).vectorize(xv).unroll(xm)
+        f.compute_at(out, xo)
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def compute_with_offset_stages():
+        # Two outputs-to-be fused with compute_with, reading a shared producer at offsets.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, g, h, out = hl.Func("f"), hl.Func("g"), hl.Func("h"), hl.Func("out")
+        f[x, y] = inp[x, y] * 2
+        g[x, y] = f[x - 1, y] + f[x + 1, y]
+        h[x, y] = f[x, y - 1] * f[x, y + 2]
+        out[x, y] = g[x, y] + h[x + 3, y]
+        f.compute_root()
+        g.compute_root()
+        h.compute_root().compute_with(g, y)
+        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(g, ["float32"], ["x", "y"]),
+                    func_env(h, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [f, h, g, out], env
+
+    @case
     def specialized_split():
         inp = hl.ImageParam(f32, 2, "input")
         p = hl.Param(i32, "p")
