@@ -1439,7 +1439,7 @@ pub(crate) fn folds_to_overflow(simp: &mut Simplifier<'_, '_, '_>, e: &Expr) -> 
         if folded.contains_key(&n.as_ptr()) {
             continue;
         }
-        if ir::is_intrinsic(&n, "signed_integer_overflow") {
+        if ir::is_overflow_marker(&n) {
             return true;
         }
         let children = n.children();

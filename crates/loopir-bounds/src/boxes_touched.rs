@@ -1120,7 +1120,9 @@ impl Walker<'_, '_> {
         Some((v, new))
     }
 
-    /// The interval of `v` (varying) restricted by `v op r`, with `r` free of `v`.
+    /// The interval of `v` (varying) restricted by `v op r`, with `r` free of `v`, the
+    /// crate's way (ends combined and simplified; see [`Self::restrict_compat`] for the
+    /// reference's).
     fn restrict(&mut self, v: Name, r: &Expr, op: BinOp) -> Option<(Name, Interval)> {
         let old = self.bounds.lookup(&v).cloned()?;
         let rb = self.bounds.bounds(r);
@@ -1128,23 +1130,14 @@ impl Walker<'_, '_> {
         let mut new = old.clone();
         let upper = |x: &Expr, strict: bool| if strict { ir::sub(x.clone(), one.clone()) } else { x.clone() };
         let lower = |x: &Expr, strict: bool| if strict { ir::add(x.clone(), one.clone()) } else { x.clone() };
-        // Halide restricts the variable (and rebinds its dependents) even when the bound
-        // it solved for has no usable end; it only tightens finite ends.
-        let compat = self.ctx.options().compat_conditions;
         match op {
             BinOp::Lt | BinOp::Le => match rb.hi() {
-                Some(h) if !compat || old.max.as_expr().is_some() => {
-                    new.max = make_min(&old.max, &Bound::Finite(upper(h, op == BinOp::Lt)));
-                }
-                _ if compat => {}
-                _ => return None,
+                Some(h) => new.max = make_min(&old.max, &Bound::Finite(upper(h, op == BinOp::Lt))),
+                None => return None,
             },
             BinOp::Gt | BinOp::Ge => match rb.lo() {
-                Some(l) if !compat || old.min.as_expr().is_some() => {
-                    new.min = make_max(&old.min, &Bound::Finite(lower(l, op == BinOp::Gt)));
-                }
-                _ if compat => {}
-                _ => return None,
+                Some(l) => new.min = make_max(&old.min, &Bound::Finite(lower(l, op == BinOp::Gt))),
+                None => return None,
             },
             BinOp::Eq => {
                 if let Some(h) = rb.hi() {
@@ -1155,9 +1148,6 @@ impl Walker<'_, '_> {
                 }
             }
             _ => return None,
-        }
-        if compat {
-            return Some((v, new));
         }
         let simplified = Interval {
             min: new.min.map(|e| self.simp.simplify(e)),

@@ -265,9 +265,14 @@ pub fn overflow_marker(ty: Type, tag: i64) -> Expr {
     intrinsic(ty, "signed_integer_overflow", vec![Expr::i32(tag as i32)])
 }
 
+/// Whether `e` is an overflow marker (see [`overflow_marker`]).
+pub fn is_overflow_marker(e: &Expr) -> bool {
+    is_intrinsic(e, "signed_integer_overflow")
+}
+
 /// Whether `e` mentions a `signed_integer_overflow` marker anywhere.
 pub fn contains_overflow_marker(e: &Expr) -> bool {
-    any_node(e, |n| is_intrinsic(n, "signed_integer_overflow"))
+    any_node(e, is_overflow_marker)
 }
 
 /// Whether some node of `e` satisfies `found`. Small expressions (the common case: one
@@ -812,13 +817,12 @@ pub fn purify_index_math(e: &Expr) -> Expr {
         if let Some(r) = memo.get(&e.as_ptr()) {
             return r.clone();
         }
-        let r = with_stack(|| {
-            if is_intrinsic(e, "signed_integer_overflow") {
-                zero(e.ty())
-            } else {
-                rebuild_with(e, |c| go(c, memo))
-            }
-        });
+        let r =
+            with_stack(
+                || {
+                    if is_overflow_marker(e) { zero(e.ty()) } else { rebuild_with(e, |c| go(c, memo)) }
+                },
+            );
         memo.insert(e.as_ptr(), r.clone());
         r
     }

@@ -182,14 +182,14 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 let rebuilt = if changed { ir::with_children(e, new_args) } else { e.clone() };
                 if matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) {
                     let r = self.intrinsic(&rebuilt).unwrap_or(rebuilt);
-                    pure_math_fold(&r).unwrap_or(r)
+                    crate::pure_math::fold_call(&r).unwrap_or(r)
                 } else {
-                    pure_math_fold(&rebuilt).unwrap_or(rebuilt)
+                    crate::pure_math::fold_call(&rebuilt).unwrap_or(rebuilt)
                 }
             }
             ExprKind::Broadcast { value, lanes } => {
                 let v = self.simplify(value);
-                if ir::is_intrinsic(&v, "signed_integer_overflow") {
+                if ir::is_overflow_marker(&v) {
                     // As the reference: a broadcast marker is a fresh vector marker.
                     return ir::overflow_marker(e.ty(), self.ctx.overflow_tag());
                 }
@@ -388,7 +388,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
 
     fn cast(&mut self, ty: Type, a: Expr) -> Expr {
         // The reference casts an overflow marker to a fresh marker of the new type.
-        if ir::is_intrinsic(&a, "signed_integer_overflow") {
+        if ir::is_overflow_marker(&a) {
             return ir::overflow_marker(ty, self.ctx.overflow_tag());
         }
         if a.ty() == ty {
@@ -487,21 +487,6 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             ("bitwise_not", [x]) => Some(ir::make_const(ty, !ir::as_const_i128(x)?)),
             ("shift_left" | "shift_right", [x, y]) if x.ty().is_int() || x.ty().is_uint() => {
                 Some(self.shift(name == "shift_left", ty, x.clone(), y.clone()))
-            }
-            ("shift_left" | "shift_right", [x, y]) => {
-                let (a, b) = (ir::as_const_i128(x)?, ir::as_const_i128(y)?);
-                let bits = ty.bits() as i128;
-                if b <= -bits || b >= bits {
-                    return None;
-                }
-                let left = (name == "shift_left") == (b >= 0);
-                let k = b.unsigned_abs() as u32;
-                let r = if left { a << k } else { a >> k };
-                if left && ir::no_overflow_int(ty) {
-                    let f = fold::fold_cast(ty, Const::Int(i64::try_from(r).ok()?))?;
-                    return Some(self.folded(ty, f));
-                }
-                Some(ir::make_const(ty, r))
             }
             _ => None,
         }
@@ -625,88 +610,5 @@ fn type_range(ty: Type) -> ConstantInterval {
         ConstantInterval::everything()
     } else {
         ConstantInterval::bounds_of_type(ty)
-    }
-}
-
-/// The reference's folding of pure math calls: a `*_f32` function of constants is its
-/// value (computed in double precision, rounded to the argument's type), and a rounding
-/// function (`floor_f32`, `ceil_f32`, `trunc_f32`, the `round` intrinsic) of another one
-/// is the inner call. Math calls print like extern calls, so the name decides
-/// (`pure_math::effective_call_type`).
-fn pure_math_fold(e: &Expr) -> Option<Expr> {
-    let ExprKind::Call { name, args, call_type, value_index } = e.kind() else { return None };
-    let pure = match crate::pure_math::effective_call_type(name, *call_type, *value_index) {
-        CallType::PureExtern => true,
-        CallType::PureIntrinsic | CallType::Intrinsic => name.as_ref() == "round",
-        _ => false,
-    };
-    if !pure {
-        return None;
-    }
-    let float = |x: &Expr| match ir::const_value(x) {
-        Some(Const::Float(v)) if x.ty().is_scalar() && x.ty().is_float() => Some(v),
-        _ => None,
-    };
-    let rounding = |n: &str| -> Option<fn(f64) -> f64> {
-        match n {
-            "ceil_f32" => Some(f64::ceil),
-            "floor_f32" => Some(f64::floor),
-            "round" => Some(f64::round_ties_even),
-            "trunc_f32" => Some(f64::trunc),
-            _ => None,
-        }
-    };
-    let unary = |n: &str| -> Option<fn(f64) -> f64> {
-        match n {
-            "acos_f32" => Some(f64::acos),
-            "acosh_f32" => Some(f64::acosh),
-            "asin_f32" => Some(f64::asin),
-            "asinh_f32" => Some(f64::asinh),
-            "atan_f32" => Some(f64::atan),
-            "atanh_f32" => Some(f64::atanh),
-            "cos_f32" => Some(f64::cos),
-            "cosh_f32" => Some(f64::cosh),
-            "exp_f32" => Some(f64::exp),
-            "log_f32" => Some(f64::ln),
-            "sin_f32" => Some(f64::sin),
-            "sinh_f32" => Some(f64::sinh),
-            "sqrt_f32" => Some(f64::sqrt),
-            "tan_f32" => Some(f64::tan),
-            "tanh_f32" => Some(f64::tanh),
-            _ => None,
-        }
-    };
-    match args.as_slice() {
-        [x] => {
-            if let Some(f) = unary(name) {
-                return float(x).map(|v| ir::make_float(x.ty(), f(v)));
-            }
-            let f = rounding(name)?;
-            if let Some(v) = float(x) {
-                return Some(ir::make_float(x.ty(), f(v)));
-            }
-            // floor(ceil(x)) is ceil(x): the inner value is already an integer.
-            match x.kind() {
-                ExprKind::Call { name: inner, call_type: ct, value_index: vi, .. }
-                    if rounding(inner).is_some()
-                        && matches!(
-                            crate::pure_math::effective_call_type(inner, *ct, *vi),
-                            CallType::PureExtern | CallType::PureIntrinsic | CallType::Intrinsic
-                        ) =>
-                {
-                    Some(x.clone())
-                }
-                _ => None,
-            }
-        }
-        [x, y] => {
-            let f: fn(f64, f64) -> f64 = match name.as_ref() {
-                "atan2_f32" => f64::atan2,
-                "pow_f32" => f64::powf,
-                _ => return None,
-            };
-            Some(ir::make_float(x.ty(), f(float(x)?, float(y)?)))
-        }
-        _ => None,
     }
 }

@@ -53,7 +53,17 @@ fn is_int(ty: Type) -> bool {
 }
 
 impl Simplifier<'_, '_, '_> {
+    /// `a op b` when constants decide it: both operands constant, or (for arithmetic
+    /// and min/max, the reference's first rule for them) an operand that is an overflow
+    /// marker, which is the result, the left one if both are: the value is undefined
+    /// whatever the other operand is.
     fn fold(&self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
+        if !op.is_comparison()
+            && !matches!(op, BinOp::And | BinOp::Or)
+            && let Some(m) = [a, b].into_iter().find(|e| ir::is_overflow_marker(e))
+        {
+            return Some(m.clone());
+        }
         let (x, y) = (ir::const_value(a)?, ir::const_value(b)?);
         let ty = if op.is_comparison() { loopir::Type::bool(a.ty().lanes()) } else { a.ty() };
         match fold::fold_binary(op, a.ty(), x, y)? {
@@ -98,9 +108,6 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a + b`.
     pub fn add(&mut self, a: Expr, b: Expr) -> Expr {
-        if let Some(m) = overflowed(&a, &b) {
-            return m;
-        }
         if let Some(r) = self.fold(BinOp::Add, &a, &b) {
             return r;
         }
@@ -125,9 +132,6 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a - b`.
     pub fn sub(&mut self, a: Expr, b: Expr) -> Expr {
-        if let Some(m) = overflowed(&a, &b) {
-            return m;
-        }
         if let Some(r) = self.fold(BinOp::Sub, &a, &b) {
             return r;
         }
@@ -149,9 +153,6 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a * b`.
     pub fn mul(&mut self, a: Expr, b: Expr) -> Expr {
-        if let Some(m) = overflowed(&a, &b) {
-            return m;
-        }
         if let Some(r) = self.fold(BinOp::Mul, &a, &b) {
             return r;
         }
@@ -178,9 +179,6 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a / b` (Euclidean).
     pub fn div(&mut self, a: Expr, b: Expr) -> Expr {
-        if let Some(m) = overflowed(&a, &b) {
-            return m;
-        }
         if let Some(r) = self.fold(BinOp::Div, &a, &b) {
             return r;
         }
@@ -282,9 +280,6 @@ impl Simplifier<'_, '_, '_> {
 
     /// `a % b` (Euclidean).
     pub fn modulo(&mut self, a: Expr, b: Expr) -> Expr {
-        if let Some(m) = overflowed(&a, &b) {
-            return m;
-        }
         if let Some(r) = self.fold(BinOp::Mod, &a, &b) {
             return r;
         }
@@ -318,9 +313,6 @@ impl Simplifier<'_, '_, '_> {
     /// `min(a, b)` or `max(a, b)`: the reference's early outs (constants, ranges that
     /// decide it, a `likely` tag that loses), then its rule list for the operator.
     pub fn min_max(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
-        if let Some(m) = overflowed(&a, &b) {
-            return m;
-        }
         if let Some(r) = self.fold(op, &a, &b) {
             return r;
         }
@@ -774,11 +766,4 @@ fn nested_min_max_select_rules() -> Vec<Rule> {
         );
     }
     out
-}
-
-/// The reference's first rule for arithmetic and min/max: an operand that is an overflow
-/// marker is the result, the left one if both are (the value is undefined whatever the
-/// other operand is).
-fn overflowed(a: &Expr, b: &Expr) -> Option<Expr> {
-    [a, b].into_iter().find(|e| ir::is_intrinsic(e, "signed_integer_overflow")).cloned()
 }
