@@ -7,68 +7,40 @@
 
 use loopir::address_map::{AddressMap, AddressSet};
 use loopir::equality::with_stack;
-use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, ModulusRemainder, Name, Type, VectorReduceOp};
+use loopir::{BinOp, Expr, ExprKind, ExprNode, Name};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use crate::ctx::Ctx;
 use crate::ir;
 
-/// What makes a node itself, its children aside.
-#[derive(PartialEq, Eq, Hash)]
-enum Op {
-    Int(i64),
-    UInt(u64),
-    /// The bits of the value: `-0.0` and `0.0` differ, and every NaN is its own.
-    Float(u64),
-    Str(std::sync::Arc<[u8]>),
-    Var(Name),
-    Cast,
-    Reinterpret,
-    Not,
-    Binary(BinOp),
-    Select,
-    Load(Name, ModulusRemainder),
-    Ramp(u16),
-    Broadcast(u16),
-    Call(Name, CallType, u32),
-    Let(Name),
-    Shuffle(Vec<i32>),
-    VectorReduce(VectorReduceOp),
-}
-
-/// A structural key of a node whose children are already canonical: its type, what it
-/// is, and the addresses of its canonical children.
-#[derive(PartialEq, Eq, Hash)]
+/// A structural key of a node whose children are already canonical: the node itself up
+/// to its children ([`ir::hash_node`], [`ir::shallow_eq`]), and the addresses of its
+/// canonical children.
 struct ShapeKey {
-    ty: Type,
-    op: Op,
+    node: Expr,
     children: SmallVec<[usize; 3]>,
 }
 
+impl PartialEq for ShapeKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.children == other.children
+            && self.node.ty() == other.node.ty()
+            && ir::shallow_eq(self.node.kind(), other.node.kind())
+    }
+}
+
+impl Eq for ShapeKey {}
+
+impl std::hash::Hash for ShapeKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        ir::hash_node(&self.node, state);
+        self.children.hash(state);
+    }
+}
+
 fn shape_key(e: &Expr, canon_children: &[Expr]) -> ShapeKey {
-    let op = match e.kind() {
-        ExprKind::IntImm(v) => Op::Int(*v),
-        ExprKind::UIntImm(v) => Op::UInt(*v),
-        ExprKind::FloatImm(v) => Op::Float(v.to_bits()),
-        ExprKind::StringImm(s) => Op::Str(s.clone()),
-        ExprKind::Variable(n) => Op::Var(n.clone()),
-        ExprKind::Cast(_) => Op::Cast,
-        ExprKind::Reinterpret(_) => Op::Reinterpret,
-        ExprKind::Not(_) => Op::Not,
-        ExprKind::Binary(op, ..) => Op::Binary(*op),
-        ExprKind::Select(..) => Op::Select,
-        ExprKind::Load { name, alignment, .. } => Op::Load(name.clone(), *alignment),
-        ExprKind::Ramp { lanes, .. } => Op::Ramp(*lanes),
-        ExprKind::Broadcast { lanes, .. } => Op::Broadcast(*lanes),
-        ExprKind::Call { name, call_type, value_index, .. } => {
-            Op::Call(name.clone(), *call_type, *value_index)
-        }
-        ExprKind::Let { name, .. } => Op::Let(name.clone()),
-        ExprKind::Shuffle { indices, .. } => Op::Shuffle(indices.clone()),
-        ExprKind::VectorReduce { op, .. } => Op::VectorReduce(*op),
-    };
-    ShapeKey { ty: e.ty(), op, children: canon_children.iter().map(|c| c.as_ptr() as usize).collect() }
+    ShapeKey { node: e.clone(), children: canon_children.iter().map(|c| c.as_ptr() as usize).collect() }
 }
 
 /// Hash-conses `e`: structurally equal subtrees become one node.
@@ -270,7 +242,7 @@ mod tests {
         assert!(!same(&ir::add(x.clone(), y.clone()), &ir::add(y.clone(), x.clone())));
         assert!(!same(&ir::add(x.clone(), y.clone()), &ir::sub(x.clone(), y.clone())));
         assert!(!same(&x, &Expr::var_i32("x2")));
-        assert!(!same(&x, &Expr::var(Type::int(16, 1), "x")));
+        assert!(!same(&x, &Expr::var(loopir::Type::int(16, 1), "x")));
         assert!(!same(&Expr::f32(0.0), &Expr::f32(-0.0)));
         assert!(same(&Expr::f32(-0.0), &Expr::f32(-0.0)));
     }

@@ -339,6 +339,36 @@ impl Drop for HashScope {
     }
 }
 
+/// Hashes what makes `e` itself, its children aside: its type, its kind and the
+/// kind's own data (what [`shallow_eq`] compares).
+pub(crate) fn hash_node<H: std::hash::Hasher>(e: &Expr, hasher: &mut H) {
+    use std::hash::Hash;
+    e.ty().hash(hasher);
+    std::mem::discriminant(e.kind()).hash(hasher);
+    match e.kind() {
+        ExprKind::IntImm(v) => v.hash(hasher),
+        ExprKind::UIntImm(v) => v.hash(hasher),
+        ExprKind::FloatImm(v) => v.to_bits().hash(hasher),
+        ExprKind::StringImm(v) => v.hash(hasher),
+        ExprKind::Variable(n) => n.hash(hasher),
+        ExprKind::Binary(op, ..) => op.hash(hasher),
+        ExprKind::Load { name, alignment, .. } => {
+            name.hash(hasher);
+            alignment.hash(hasher);
+        }
+        ExprKind::Ramp { lanes, .. } | ExprKind::Broadcast { lanes, .. } => lanes.hash(hasher),
+        ExprKind::Call { name, call_type, value_index, .. } => {
+            name.hash(hasher);
+            call_type.hash(hasher);
+            value_index.hash(hasher);
+        }
+        ExprKind::Let { name, .. } => name.hash(hasher),
+        ExprKind::Shuffle { indices, .. } => indices.hash(hasher),
+        ExprKind::VectorReduce { op, .. } => op.hash(hasher),
+        ExprKind::Cast(_) | ExprKind::Reinterpret(_) | ExprKind::Not(_) | ExprKind::Select(..) => {}
+    }
+}
+
 /// A structural hash of `e` (equal expressions hash equally), memoised in `cache`.
 fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -346,30 +376,7 @@ fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
         return *h;
     }
     let mut hasher = rustc_hash::FxHasher::default();
-    e.ty().hash(&mut hasher);
-    std::mem::discriminant(e.kind()).hash(&mut hasher);
-    match e.kind() {
-        ExprKind::IntImm(v) => v.hash(&mut hasher),
-        ExprKind::UIntImm(v) => v.hash(&mut hasher),
-        ExprKind::FloatImm(v) => v.to_bits().hash(&mut hasher),
-        ExprKind::StringImm(v) => v.hash(&mut hasher),
-        ExprKind::Variable(n) => n.hash(&mut hasher),
-        ExprKind::Binary(op, ..) => op.hash(&mut hasher),
-        ExprKind::Load { name, alignment, .. } => {
-            name.hash(&mut hasher);
-            alignment.hash(&mut hasher);
-        }
-        ExprKind::Ramp { lanes, .. } | ExprKind::Broadcast { lanes, .. } => lanes.hash(&mut hasher),
-        ExprKind::Call { name, call_type, value_index, .. } => {
-            name.hash(&mut hasher);
-            call_type.hash(&mut hasher);
-            value_index.hash(&mut hasher);
-        }
-        ExprKind::Let { name, .. } => name.hash(&mut hasher),
-        ExprKind::Shuffle { indices, .. } => indices.hash(&mut hasher),
-        ExprKind::VectorReduce { op, .. } => op.hash(&mut hasher),
-        ExprKind::Cast(_) | ExprKind::Reinterpret(_) | ExprKind::Not(_) | ExprKind::Select(..) => {}
-    }
+    hash_node(e, &mut hasher);
     for c in e.children() {
         with_stack(|| structural_hash(c, cache)).hash(&mut hasher);
     }
@@ -481,7 +488,7 @@ fn eq_rec(a: &Expr, b: &Expr, done: &mut AddressSet<(*const ExprNode, *const Exp
 }
 
 /// Whether two nodes agree on everything but their children.
-fn shallow_eq(a: &ExprKind, b: &ExprKind) -> bool {
+pub(crate) fn shallow_eq(a: &ExprKind, b: &ExprKind) -> bool {
     use ExprKind as K;
     match (a, b) {
         (K::IntImm(x), K::IntImm(y)) => x == y,
