@@ -26,6 +26,11 @@ def pipelines():
         # The Func itself: Halide may rename it while compiling (outputs of a Pipeline).
         return f, {"types": types, "args": args, "updates": list(updates)}
 
+    def pure_envs(*funcs):
+        # Funcs without update stages, their value types and pure arguments as Halide
+        # reports them.
+        return dict(func_env(f, [str(t) for t in f.types()], [a.name() for a in f.args()]) for f in funcs)
+
     def rdom_env(r, dims):
         rvars = {"x": r.x, "y": r.y, "z": r.z, "w": r.w}
         return {"rvars": [{"name": rvars[d].name(), "min": str(lo), "extent": str(ext)} for d, (lo, ext) in dims]}
@@ -76,7 +81,7 @@ def pipelines():
         f[x] = inp[hl.clamp(x, 0, inp.width() - 1)]
         out[x] = f[hl.clamp(2 * x - 1, 0, size - 1)] + f[hl.clamp(2 * x + 2, 0, size - 1)]
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, out)
         return out, [inp, w], [f, out], env
 
     @case
@@ -89,7 +94,7 @@ def pipelines():
         out[x, y] = (f[(0 - x) / 3, y % 5] + f[(x * 3) % 16, (0 - y) % 7]
                      + f[x / -2, (y - 9) / 4])
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -101,7 +106,7 @@ def pipelines():
         out[x] = (f[hl.i32(hl.u8(x) + hl.u8(200))] + f[hl.i32(hl.i16(x) * hl.i16(300))]
                   + f[hl.i32(hl.u16(x * 7))])
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -114,7 +119,7 @@ def pipelines():
         out[x] = (f[hl.i32(hl.i64(x) * 3 + hl.i64(p))]
                   + f[hl.clamp(hl.i32(hl.floor(hl.f32(x) * s)), 0, 1000)])
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, out)
         return out, [inp, p, s], [f, out], env
 
     @case
@@ -126,7 +131,7 @@ def pipelines():
         out[x] = f[x * 2] + f[x + 1073741823]
         f.compute_root()
         out.bound(x, -1073741824, 1073741823)
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, out)
         env[out]["bounds"] = [{"var": "x", "min": "-1073741824", "extent": "1073741823"}]
         return out, [inp], [f, out], env
 
@@ -141,8 +146,7 @@ def pipelines():
         a.compute_root().split(x, xo, xi, 8, hl.TailStrategy.PredicateLoads)
         b.compute_root().split(x, xo, xi, 4, hl.TailStrategy.PredicateStores).vectorize(xi)
         out.split(y, yo, yi, 5, hl.TailStrategy.RoundUp)
-        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(b, ["float32"], ["x", "y"]),
-                    func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(a, b, out)
         return out, [inp], [a, b, out], env
 
     @case
@@ -154,7 +158,7 @@ def pipelines():
         f[x, y] = inp[x, y] + 3
         out[x, y] = (f[x >> 1, (y << 2) + 1] + f[x & 7, y >> 2] + f[(x + 3) & 15, (y * 2) >> 1])
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -167,7 +171,7 @@ def pipelines():
         out[x, y] = (f[hl.i32(hl.abs(x - 10)), hl.min(y, x)] + f[hl.select(p > 0, x, 0 - x), hl.max(y - p, 0)]
                      + f[hl.select(x < 4, x + 8, x - 8), y])
         f.compute_at(out, y)
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp, p], [f, out], env
 
     @case
@@ -181,8 +185,7 @@ def pipelines():
         out[x, y] = lut[hl.i32(inp[x, y])] + lut[idx[x, y]] + lut[idx[x + 1, y] / 2]
         lut.compute_root()
         idx.compute_at(out, y)
-        env = dict([func_env(lut, ["float32"], ["x"]), func_env(idx, ["int32"], ["x", "y"]),
-                    func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(lut, idx, out)
         return out, [inp], [idx, lut, out], env
 
     @case
@@ -201,7 +204,7 @@ def pipelines():
                      + sx[x, hl.i32(hl.floor(fy)) + 1] + sx[x, hl.i32(hl.floor(fy)) + 2]) / 4.0
         sx.compute_at(out, yi).vectorize(x, 8)
         out.split(y, yo, yi, 8).parallel(yo)
-        env = dict([func_env(sx, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(sx, out)
         return out, [inp, scale], [clamped, sx, out], env
 
     @case
@@ -214,8 +217,7 @@ def pipelines():
         out[x, y] = f[x, y] + f[x + 1, y + 1]
         out.tile(x, y, xo, yo, xi, yi, 16, 8)
         f.compute_at(out, xo)
-        env = dict([func_env(m, ["float32"], ["_0", "_1"]), func_env(f, ["float32"], ["x", "y"]),
-                    func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(m, f, out)
         return out, [inp], [m, f, out], env
 
     @case
@@ -241,7 +243,7 @@ def pipelines():
         out[x, y, c] = f[x, y, c] + f[x + 1, y, c] - f[x, y + 1, 2 - c]
         out.bound(c, 0, 3).fuse(y, c, yo).parallel(yo).vectorize(x, 8)
         f.compute_at(out, yo)
-        env = dict([func_env(f, ["int32"], ["x", "y", "c"]), func_env(out, ["int32"], ["x", "y", "c"])])
+        env = pure_envs(f, out)
         env[out]["bounds"] = [{"var": "c", "min": "0", "extent": "3"}]
         return out, [inp], [f, out], env
 
@@ -253,7 +255,7 @@ def pipelines():
         f[x] = inp[x] + 4
         out[x] = f[hl.i32(hl.u16(x) * hl.u16(3) / hl.u16(2))] + f[hl.i32(hl.u16(x + 7) % hl.u16(100))]
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -265,7 +267,7 @@ def pipelines():
         out[x, y] = f[x, y - 1] + f[x, y] + f[x, y + 1]
         out.split(y, yo, yi, 16)
         f.store_at(out, yo).compute_at(out, yi)
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -276,7 +278,7 @@ def pipelines():
         f[x, y] = inp[x, y] + inp[x, y + 2]
         out[x, y] = f[x - 1, y] + f[x + 1, y]
         f.compute_root().prefetch(inp, y, y, 1, hl.PrefetchBoundStrategy.NonFaulting)
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -322,8 +324,7 @@ def pipelines():
         c_.compute_at(out, yi)
         b.compute_at(out, yo)
         a.compute_root()
-        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(b, ["float32"], ["x", "y"]),
-                    func_env(c_, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(a, b, c_, out)
         return out, [inp], [a, b, c_, out], env
 
     @case
@@ -336,8 +337,7 @@ def pipelines():
         out[x] = hl.select(x < 10, hl.Expr(f[x + 1]), hl.Expr(g[x - 10])) + hl.select(x >= 20, hl.Expr(f[x - 20]), hl.f32(0))
         f.compute_root()
         g.compute_root()
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(g, ["float32"], ["x"]),
-                    func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, g, out)
         return out, [inp], [f, g, out], env
 
     @case
@@ -364,7 +364,7 @@ def pipelines():
         out[x, y] = (f[hl.i32(hl.u8_sat(x * 3 - 100)), hl.i32(hl.absd(y, 50))]
                      + f[hl.i32(hl.saturating_cast(hl.UInt(16), x - 7)), hl.mux(y % 3, [y, y + 1, y - 1])])
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -375,7 +375,7 @@ def pipelines():
         f[x] = inp[x] * 3
         out[x] = f[((x + 3) / 4) * 4] + f[(x * 7) % 5 + x / 5] + f[(x - 5) / 3 * 3 + (x - 5) % 3]
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -387,7 +387,7 @@ def pipelines():
         out[x] = f[x * 2] + f[hl.i32(inp[x]) + x] + f[2 * x + 1]
         f.compute_root().vectorize(x, 8)
         out.vectorize(x, 8)
-        env = dict([func_env(f, ["int32"], ["x"]), func_env(out, ["int32"], ["x"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -414,7 +414,7 @@ def pipelines():
         fxy = hl.Var("fxy")
         out.fuse(x, y, fxy).split(fxy, xo, xi, 32, hl.TailStrategy.ShiftInwards)
         f.compute_at(out, xo)
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -425,7 +425,7 @@ def pipelines():
         f[x, y] = inp[x, y] * 2
         out[x, y] = f[x, y] + f[x, y + 1]
         f.compute_at(out, y).store_root().fold_storage(y, 2).async_()
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -440,7 +440,7 @@ def pipelines():
         s1 = f.specialize(p > 4).vectorize(x, 8)
         s1.specialize(q).unroll(x, 2)
         out.specialize(q).vectorize(x, 4)
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp, p, q], [f, out], env
 
     @case
@@ -456,8 +456,7 @@ def pipelines():
         out[x, y] = grid[x, zi] + grid[x + 1, zf * 2 + 1]
         val.compute_root()
         grid.compute_root()
-        env = dict([func_env(val, ["float32"], ["x", "y"]), func_env(grid, ["float32"], ["x", "y"]),
-                    func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(val, grid, out)
         return out, [inp], [grid, val, out], env
 
     @case
@@ -472,8 +471,7 @@ def pipelines():
         a.compute_root()
         b.compute_root()
         ext.compute_root()
-        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(b, ["float32"], ["x", "y"]),
-                    func_env(ext, ["float32"], ["_0", "_1"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(a, b, ext, out)
         env[ext]["extern"] = {"name": "two_in", "mangling": "c", "args": [{"func": "a"}, {"func": "b"}]}
         return out, [inp], [a, b, ext, out], env
 
@@ -486,7 +484,7 @@ def pipelines():
         f[x] = inp[x] + 5
         out[x] = hl.select(p > 0, f[x + 2], hl.select(q > 0, f[x - 3], hl.select(p < q, f[2 * x], f[x])))
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, out)
         return out, [inp, p, q], [f, out], env
 
     @case
@@ -515,7 +513,7 @@ def pipelines():
         q = hl.clamp(p, 1, 16)
         out[x] = f[x / p] + f[x % p] + f[x / q + x % q]
         f.compute_root()
-        env = dict([func_env(f, ["float32"], ["x"]), func_env(out, ["float32"], ["x"])])
+        env = pure_envs(f, out)
         return out, [inp, p], [f, out], env
 
     @case
@@ -529,7 +527,7 @@ def pipelines():
         xm, xv = hl.Var("xm"), hl.Var("xv")
         out.split(x, xo, xi, 32).split(xi, xm, xv, 8).vectorize(xv).unroll(xm)
         f.compute_at(out, xo)
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, out)
         return out, [inp], [f, out], env
 
     @case
@@ -544,8 +542,7 @@ def pipelines():
         f.compute_root()
         g.compute_root()
         h.compute_root().compute_with(g, y)
-        env = dict([func_env(f, ["float32"], ["x", "y"]), func_env(g, ["float32"], ["x", "y"]),
-                    func_env(h, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        env = pure_envs(f, g, h, out)
         return out, [inp], [f, h, g, out], env
 
     @case
