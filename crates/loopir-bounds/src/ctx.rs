@@ -65,6 +65,9 @@ pub struct Ctx {
     /// Constant ranges of nodes under fact-free simplification, shared for the same
     /// reason.
     constant_bounds: RefCell<AddressMap<*const (), (Expr, crate::ConstantInterval)>>,
+    /// Results of fact-free simplification of divisions and remainders, found by
+    /// structure rather than address (see [`crate::simplify::ByStructure`]).
+    simplified_by_structure: RefCell<crate::simplify::ByStructure>,
     stats: Cell<Stats>,
 }
 
@@ -142,6 +145,19 @@ impl Ctx {
     /// Whether `e` is known to be the result of a fact-free simplification.
     pub(crate) fn is_simplified(&self, e: &Expr) -> bool {
         self.simplified.borrow().contains_key(&e.as_ptr().cast::<()>())
+    }
+
+    /// The fact-free simplification of an expression equal to `e`, whose structural hash
+    /// is `hash`, if one was recorded (fact-free simplification is outside any let:
+    /// epoch 0).
+    pub(crate) fn simplified_like(&self, hash: u64, e: &Expr) -> Option<Expr> {
+        self.simplified_by_structure.borrow().get(hash, 0, e)
+    }
+
+    /// Records `r` as the fact-free simplification of `e`, whose structural hash is
+    /// `hash`.
+    pub(crate) fn note_simplified_like(&self, hash: u64, e: &Expr, r: &Expr) {
+        self.simplified_by_structure.borrow_mut().insert(hash, 0, e, r);
     }
 
     /// Records `e` as the result of a fact-free simplification.

@@ -388,6 +388,15 @@ fn structural_hash(e: &Expr, cache: &mut HashCache) -> u64 {
     h
 }
 
+/// The structural hash of `e` through the installed hash cache (`None` without one).
+pub(crate) fn installed_hash(e: &Expr) -> Option<u64> {
+    HASHES.with(|h| {
+        let installed = h.borrow();
+        let mut cache = installed.as_ref()?.try_borrow_mut().ok()?;
+        Some(structural_hash(e, &mut cache))
+    })
+}
+
 /// The hashes already recorded for `a` and `b` (nothing is computed).
 fn recorded_hashes(a: &Expr, b: &Expr) -> (Option<u64>, Option<u64>) {
     HASHES.with(|h| {

@@ -338,3 +338,35 @@ fn allocation_bounds_on_deep_nests_do_not_overflow_the_stack() {
     let loopir::StmtKind::LetStmt { name, value, .. } = out.kind() else { panic!("no realized bounds") };
     assert_eq!((name.as_ref(), value.to_string().as_str()), ("f.x.max_realized", "3"));
 }
+
+/// Simplifier visits for `f(c_1, c_2, … c_n)`, where `c_k` is the pyramid extent
+/// `((w + 1)/2 + 1)/2 …` nested `k` deep and every `c_k` is a tree of its own (as lowered
+/// text repeats them): Θ(n²) nodes, n distinct chains.
+fn division_chain_visits(n: usize) -> (u64, String) {
+    use loopir::{BinOp, Expr};
+    use loopir_bounds::ir::binary;
+    let chain = |k: usize| {
+        let mut e = binary(BinOp::Add, Expr::var_i32("w"), Expr::i32(1));
+        e = binary(BinOp::Div, e, Expr::i32(2));
+        for _ in 1..k {
+            e = binary(BinOp::Div, binary(BinOp::Add, e, Expr::i32(1)), Expr::i32(2));
+        }
+        e
+    };
+    let e = Expr::call_func(loopir::Type::INT32, "f", (1..=n).map(chain).collect(), 0);
+    let ctx = Ctx::new();
+    let r = loopir_bounds::simplify_expr(&ctx, &e);
+    (ctx.stats().simplify_visits, loopir_bounds::ir::pretty(&r))
+}
+
+#[test]
+fn repeated_division_chains_are_simplified_once_each() {
+    let (small, text) = division_chain_visits(4);
+    assert_eq!(text, "f((w + 1)/2, (w + 3)/4, (w + 7)/8, (w + 15)/16)");
+    // Up to 28 levels, so that 2^k - 1 stays in Int(32): past it the folds draw overflow
+    // markers, whose tags a copy must draw anew.
+    let (a, _) = division_chain_visits(14);
+    let (b, _) = division_chain_visits(28);
+    assert!(small > 0 && b as f64 <= 2.2 * a as f64, "visits {a} -> {b} when the chains doubled");
+    assert!(b <= 5 * 28, "{b} visits for 28 chains");
+}

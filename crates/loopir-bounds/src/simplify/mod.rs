@@ -7,7 +7,8 @@
 //! they implement; constant folding is in [`fold`]; proofs in [`prove`].
 //!
 //! Work is memoised per node identity (and per let-binding context), so simplifying a DAG
-//! costs O(DAG size) rule applications. Lets whose values are constants, variables or a
+//! costs O(DAG size) rule applications; divisions and remainders are memoised by structure
+//! too (see [`ByStructure`]). Lets whose values are constants, variables or a
 //! variable plus a constant are substituted lazily (through a binding table rather than
 //! by rewriting the body), so let chains stay linear.
 
@@ -58,6 +59,43 @@ enum LetBinding {
 
 type MemoKey = (*const ExprNode, u64);
 
+/// Simplifications found by the structure of their input rather than its address.
+///
+/// Halide's lowering writes the same division chain out again wherever it is used: a
+/// pyramid's level `k` is `((w + 1)/2 + 1)/2 …` nested `k` deep, repeated in the clamp of
+/// every call site of the levels after it, each copy a tree of its own. A memo keyed by
+/// address simplified every copy from scratch, and division is the simplifier's costliest
+/// node (its rules build sums and quotients that go through the rules again), so a
+/// pyramid of `L` levels paid about 23k instructions a level for Θ(L²) levels. Keyed by
+/// structural hash (confirmed by [`ir::equal`]), each distinct chain is simplified once and
+/// a copy costs a hash and a comparison. Only divisions and remainders are keyed this way:
+/// hashing every node would cost more than it saves on the workloads without such chains.
+///
+/// Entries are keyed by the input's structural hash and the let-binding epoch it was
+/// simplified in (within one epoch, equal inputs simplify equally).
+#[derive(Default)]
+pub(crate) struct ByStructure {
+    entries: FxHashMap<(u64, u64), Vec<(Expr, Expr)>>,
+}
+
+impl ByStructure {
+    /// The result recorded for an expression equal to `e` (whose structural hash is
+    /// `hash`) in `epoch`.
+    pub(crate) fn get(&self, hash: u64, epoch: u64, e: &Expr) -> Option<Expr> {
+        self.entries.get(&(hash, epoch))?.iter().find(|(x, _)| ir::equal(x, e)).map(|(_, r)| r.clone())
+    }
+
+    /// Records `r` as the result for `e` (whose structural hash is `hash`) in `epoch`.
+    pub(crate) fn insert(&mut self, hash: u64, epoch: u64, e: &Expr, r: &Expr) {
+        self.entries.entry((hash, epoch)).or_default().push((e.clone(), r.clone()));
+    }
+}
+
+/// Whether `e` is simplified through [`ByStructure`].
+fn keyed_by_structure(e: &Expr) -> bool {
+    matches!(e.kind(), ExprKind::Binary(loopir::BinOp::Div | loopir::BinOp::Mod, ..))
+}
+
 /// The simplifier's state for one batch of expressions sharing one scope.
 pub struct Simplifier<'c, 's, 'p> {
     ctx: &'c Ctx,
@@ -67,6 +105,8 @@ pub struct Simplifier<'c, 's, 'p> {
     epoch: u64,
     next_epoch: u64,
     memo: AddressMap<MemoKey, (Expr, Expr)>,
+    /// Divisions and remainders simplified by this simplifier, by structure.
+    by_structure: ByStructure,
     info: AddressMap<MemoKey, (Expr, ConstantInterval)>,
     /// Whether a `let` simplified outside any other let left its body's ranges in
     /// `info`: from then on this simplifier knows more than a fresh one, so it neither
@@ -84,6 +124,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             epoch: 0,
             next_epoch: 1,
             memo: Default::default(),
+            by_structure: Default::default(),
             info: Default::default(),
             let_info: false,
         }
@@ -98,6 +139,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             epoch: 0,
             next_epoch: 1,
             memo: Default::default(),
+            by_structure: Default::default(),
             info: Default::default(),
             let_info: false,
         }
@@ -128,9 +170,34 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             return e.clone();
         }
         let _hashes = self.ctx.hash_scope();
+        let hash = if keyed_by_structure(e) { ir::installed_hash(e) } else { None };
+        if let Some(h) = hash {
+            let found = if fact_free {
+                self.ctx.simplified_like(h, e)
+            } else {
+                self.by_structure.get(h, self.epoch, e)
+            };
+            if let Some(r) = found {
+                if e.is_shared() {
+                    self.memo.insert(key, (e.clone(), r.clone()));
+                }
+                return r;
+            }
+        }
         self.ctx.count(|s| s.simplify_visits += 1);
         let draws = self.ctx.draws();
         let r = with_stack(|| self.visit(e));
+        // A result that drew fresh names or tags is not reused for a copy, which would
+        // draw its own.
+        if let Some(h) = hash
+            && self.ctx.draws() == draws
+        {
+            if fact_free && self.fact_free() {
+                self.ctx.note_simplified_like(h, e, &r);
+            } else if !fact_free {
+                self.by_structure.insert(h, self.epoch, e, &r);
+            }
+        }
         // (A leaf is answered before the table is consulted.)
         if fact_free && self.fact_free() && !r.is_leaf() {
             self.ctx.note_simplified(&r);
