@@ -19,7 +19,7 @@
 //! simplified; an unbounded end is an error. Every
 //! `declare_box_touched(...)` statement becomes `0`.
 
-use loopir::mutate::{Mutator, walk_stmt};
+use loopir::mutate::{TryMutator, try_walk_stmt};
 use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind, Type};
 
 use crate::bounds_of_expr::FuncValueBounds;
@@ -45,19 +45,13 @@ pub fn allocation_bounds_inference(
         Ctx::with_options(Options { compat_purify: true, compat_conditions: true, ..Options::default() });
     ctx.seed_t(fresh_t);
     let relevance = Relevance::new(s, realized_funcs(s));
-    let mut pass = AllocationBounds { ctx: &ctx, env, func_bounds, error: None, relevance };
-    let out = pass.mutate_stmt(s);
-    match pass.error {
-        Some(e) => Err(e),
-        None => Ok(out),
-    }
+    AllocationBounds { ctx: &ctx, env, func_bounds, relevance }.try_mutate_stmt(s)
 }
 
 struct AllocationBounds<'a> {
     ctx: &'a Ctx,
     env: &'a BoundsEnv,
     func_bounds: &'a FuncValueBounds,
-    error: Option<BoundsError>,
     /// What each realize's walk sees of its body (see [`Relevance`]).
     relevance: Relevance,
 }
@@ -83,14 +77,11 @@ impl AllocationBounds<'_> {
     }
 
     fn realize(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
-        let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return Ok(walk_stmt(self, s)) };
+        let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return try_walk_stmt(self, s) };
         // The index over the whole input makes each realize's cut cheap: nested
         // realizes (one per root stage) would otherwise each walk all those inside them.
         let touched = box_touched_in(self.ctx, &mut self.relevance, body, name, self.func_bounds)?;
-        let new_body = self.mutate_stmt(body);
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
+        let new_body = self.try_mutate_stmt(body)?;
         let Some(region) = touched.filter(|r| !r.bounds.is_empty()) else {
             if bounds.is_empty() {
                 return Ok(rebuild_realize(s, new_body));
@@ -206,23 +197,15 @@ fn rebuild_realize(s: &Stmt, body: Stmt) -> Stmt {
     }
 }
 
-impl Mutator for AllocationBounds<'_> {
-    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
-        if self.error.is_some() {
-            return s.clone();
-        }
+impl TryMutator for AllocationBounds<'_> {
+    type Error = BoundsError;
+    fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
         match s.kind() {
-            StmtKind::Realize { .. } => match self.realize(s) {
-                Ok(r) => r,
-                Err(e) => {
-                    self.error = Some(e);
-                    s.clone()
-                }
-            },
+            StmtKind::Realize { .. } => self.realize(s),
             StmtKind::Evaluate(e) if matches!(e.kind(), ExprKind::Call { name, .. } if name.as_ref() == "declare_box_touched") => {
-                Stmt::evaluate(Expr::i32(0))
+                Ok(Stmt::evaluate(Expr::i32(0)))
             }
-            _ => walk_stmt(self, s),
+            _ => try_walk_stmt(self, s),
         }
     }
 }

@@ -30,7 +30,7 @@ pub use error::IrError;
 pub use expr::{
     BinOp, CallType, Expr, ExprAddress, ExprKind, ExprNode, ModulusRemainder, Name, VectorReduceOp, name,
 };
-pub use mutate::Mutator;
+pub use mutate::{Mutator, TryMutator};
 pub use parse::{
     ParseEnv, ParseError, ParseErrorKind, parse_expr, parse_stmt, parse_stmt_bytes, parse_stmt_with_env,
 };

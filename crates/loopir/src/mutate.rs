@@ -5,8 +5,15 @@
 //! child changed (by pointer identity); otherwise the original handle comes back, so
 //! unchanged subtrees stay shared and `same_as` tells a caller nothing happened.
 //!
+//! A rewrite that can fail implements [`TryMutator`] instead and walks with the `try_walk_*`
+//! functions: the first error stops the walk and comes back to the caller. The walk itself
+//! is written once, for [`TryMutator`]; a [`Mutator`] runs it with an error type that has
+//! no values, which costs nothing.
+//!
 //! Nodes are rebuilt with the unchecked constructors: the walk only swaps children for
 //! the mutator's results, and checking is the business of the code that made them.
+
+use std::convert::Infallible;
 
 use crate::equality::with_stack;
 use crate::expr::{Expr, ExprKind, Name};
@@ -27,6 +34,84 @@ pub trait Mutator {
     fn enter_let_stmt(&mut self, _name: &Name, _value: &Expr) {}
     /// Called by the default walk of a LetStmt chain after the binding's body.
     fn leave_let_stmt(&mut self, _name: &Name) {}
+}
+
+/// A rewrite of expressions and statements that can fail: the first error ends the walk.
+///
+/// ```
+/// use loopir::mutate::{TryMutator, try_walk_expr};
+/// use loopir::{Expr, ExprKind};
+///
+/// /// Doubles every integer constant, refusing one that would overflow.
+/// struct Double;
+/// impl TryMutator for Double {
+///     type Error = String;
+///     fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, String> {
+///         match e.kind() {
+///             ExprKind::IntImm(v) => {
+///                 let doubled = v.checked_mul(2).and_then(|d| i32::try_from(d).ok());
+///                 doubled.map(Expr::i32).ok_or_else(|| format!("{v} doubled overflows"))
+///             }
+///             _ => try_walk_expr(self, e),
+///         }
+///     }
+/// }
+/// let x = Expr::var_i32("x");
+/// let ok = Expr::add(x.clone(), Expr::i32(3)).unwrap();
+/// assert_eq!(Double.try_mutate_expr(&ok).unwrap().to_string(), "(x + 6)");
+/// let big = Expr::add(x.clone(), Expr::i32(i32::MAX)).unwrap();
+/// assert_eq!(Double.try_mutate_expr(&big).unwrap_err(), "2147483647 doubled overflows");
+/// // Nothing to rewrite: the same node comes back.
+/// assert!(Double.try_mutate_expr(&x).unwrap().same_as(&x));
+/// ```
+pub trait TryMutator {
+    /// Why a rewrite stops.
+    type Error;
+    /// Rewrites an expression; the default rewrites its children.
+    fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, Self::Error> {
+        try_walk_expr(self, e)
+    }
+    /// Rewrites a statement; the default rewrites its expressions and child statements.
+    fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, Self::Error> {
+        try_walk_stmt(self, s)
+    }
+    /// Called by the default walk of a LetStmt chain with each binding's rewritten value,
+    /// before its body is rewritten.
+    fn try_enter_let_stmt(&mut self, _name: &Name, _value: &Expr) -> Result<(), Self::Error> {
+        Ok(())
+    }
+    /// Called by the default walk of a LetStmt chain after the binding's body (also when
+    /// the body failed, so that state pushed on entry is popped).
+    fn try_leave_let_stmt(&mut self, _name: &Name) {}
+}
+
+/// A [`Mutator`] seen as a [`TryMutator`] that never fails: how the infallible walks run
+/// the one walk.
+struct Infallibly<'m, M: ?Sized>(&'m mut M);
+
+impl<M: Mutator + ?Sized> TryMutator for Infallibly<'_, M> {
+    type Error = Infallible;
+    fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, Infallible> {
+        Ok(self.0.mutate_expr(e))
+    }
+    fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, Infallible> {
+        Ok(self.0.mutate_stmt(s))
+    }
+    fn try_enter_let_stmt(&mut self, name: &Name, value: &Expr) -> Result<(), Infallible> {
+        self.0.enter_let_stmt(name, value);
+        Ok(())
+    }
+    fn try_leave_let_stmt(&mut self, name: &Name) {
+        self.0.leave_let_stmt(name);
+    }
+}
+
+/// The value of a result that cannot be an error.
+fn infallible<T>(r: Result<T, Infallible>) -> T {
+    match r {
+        Ok(v) => v,
+        Err(never) => match never {},
+    }
 }
 
 /// The results of a rewrite per node, so that a node reached through several parents is
@@ -97,9 +182,17 @@ fn changed(old: &Expr, new: &Expr) -> bool {
 
 /// Rewrites each expression of a list; `None` if none changed.
 pub fn mutate_exprs<M: Mutator + ?Sized>(m: &mut M, es: &[Expr]) -> Option<Vec<Expr>> {
+    infallible(try_mutate_exprs(&mut Infallibly(m), es))
+}
+
+/// As [`mutate_exprs`], stopping at the first error.
+pub fn try_mutate_exprs<M: TryMutator + ?Sized>(
+    m: &mut M,
+    es: &[Expr],
+) -> Result<Option<Vec<Expr>>, M::Error> {
     let mut out: Option<Vec<Expr>> = None;
     for (i, e) in es.iter().enumerate() {
-        let n = m.mutate_expr(e);
+        let n = m.try_mutate_expr(e)?;
         if let Some(v) = out.as_mut() {
             v.push(n);
         } else if changed(e, &n) {
@@ -109,37 +202,42 @@ pub fn mutate_exprs<M: Mutator + ?Sized>(m: &mut M, es: &[Expr]) -> Option<Vec<E
             out = Some(v);
         }
     }
-    out
+    Ok(out)
 }
 
 /// Rebuilds `e` from its rewritten children, or returns it if none changed.
 pub fn walk_expr<M: Mutator + ?Sized>(m: &mut M, e: &Expr) -> Expr {
+    infallible(try_walk_expr(&mut Infallibly(m), e))
+}
+
+/// As [`walk_expr`], stopping at the first error.
+pub fn try_walk_expr<M: TryMutator + ?Sized>(m: &mut M, e: &Expr) -> Result<Expr, M::Error> {
     with_stack(|| walk_expr_inner(m, e))
 }
 
-fn walk_expr_inner<M: Mutator + ?Sized>(m: &mut M, e: &Expr) -> Expr {
+fn walk_expr_inner<M: TryMutator + ?Sized>(m: &mut M, e: &Expr) -> Result<Expr, M::Error> {
     let ty = e.ty();
     let rebuild = |kind| Expr::from_node_unchecked(ty, kind);
-    match e.kind() {
+    Ok(match e.kind() {
         ExprKind::IntImm(_)
         | ExprKind::UIntImm(_)
         | ExprKind::FloatImm(_)
         | ExprKind::StringImm(_)
         | ExprKind::Variable(_) => e.clone(),
         ExprKind::Cast(a) => {
-            let na = m.mutate_expr(a);
+            let na = m.try_mutate_expr(a)?;
             if changed(a, &na) { rebuild(ExprKind::Cast(na)) } else { e.clone() }
         }
         ExprKind::Reinterpret(a) => {
-            let na = m.mutate_expr(a);
+            let na = m.try_mutate_expr(a)?;
             if changed(a, &na) { rebuild(ExprKind::Reinterpret(na)) } else { e.clone() }
         }
         ExprKind::Not(a) => {
-            let na = m.mutate_expr(a);
+            let na = m.try_mutate_expr(a)?;
             if changed(a, &na) { rebuild(ExprKind::Not(na)) } else { e.clone() }
         }
         ExprKind::Binary(op, a, b) => {
-            let (na, nb) = (m.mutate_expr(a), m.mutate_expr(b));
+            let (na, nb) = (m.try_mutate_expr(a)?, m.try_mutate_expr(b)?);
             if changed(a, &na) || changed(b, &nb) {
                 rebuild(ExprKind::Binary(*op, na, nb))
             } else {
@@ -147,7 +245,7 @@ fn walk_expr_inner<M: Mutator + ?Sized>(m: &mut M, e: &Expr) -> Expr {
             }
         }
         ExprKind::Select(c, t, f) => {
-            let (nc, nt, nf) = (m.mutate_expr(c), m.mutate_expr(t), m.mutate_expr(f));
+            let (nc, nt, nf) = (m.try_mutate_expr(c)?, m.try_mutate_expr(t)?, m.try_mutate_expr(f)?);
             if changed(c, &nc) || changed(t, &nt) || changed(f, &nf) {
                 rebuild(ExprKind::Select(nc, nt, nf))
             } else {
@@ -155,7 +253,7 @@ fn walk_expr_inner<M: Mutator + ?Sized>(m: &mut M, e: &Expr) -> Expr {
             }
         }
         ExprKind::Load { name, index, predicate, alignment } => {
-            let (np, ni) = (m.mutate_expr(predicate), m.mutate_expr(index));
+            let (np, ni) = (m.try_mutate_expr(predicate)?, m.try_mutate_expr(index)?);
             if changed(index, &ni) || changed(predicate, &np) {
                 rebuild(ExprKind::Load {
                     name: name.clone(),
@@ -168,7 +266,7 @@ fn walk_expr_inner<M: Mutator + ?Sized>(m: &mut M, e: &Expr) -> Expr {
             }
         }
         ExprKind::Ramp { base, stride, lanes } => {
-            let (nb, ns) = (m.mutate_expr(base), m.mutate_expr(stride));
+            let (nb, ns) = (m.try_mutate_expr(base)?, m.try_mutate_expr(stride)?);
             if changed(base, &nb) || changed(stride, &ns) {
                 rebuild(ExprKind::Ramp { base: nb, stride: ns, lanes: *lanes })
             } else {
@@ -176,14 +274,14 @@ fn walk_expr_inner<M: Mutator + ?Sized>(m: &mut M, e: &Expr) -> Expr {
             }
         }
         ExprKind::Broadcast { value, lanes } => {
-            let nv = m.mutate_expr(value);
+            let nv = m.try_mutate_expr(value)?;
             if changed(value, &nv) {
                 rebuild(ExprKind::Broadcast { value: nv, lanes: *lanes })
             } else {
                 e.clone()
             }
         }
-        ExprKind::Call { name, args, call_type, value_index } => match mutate_exprs(m, args) {
+        ExprKind::Call { name, args, call_type, value_index } => match try_mutate_exprs(m, args)? {
             Some(nargs) => rebuild(ExprKind::Call {
                 name: name.clone(),
                 args: nargs,
@@ -193,66 +291,91 @@ fn walk_expr_inner<M: Mutator + ?Sized>(m: &mut M, e: &Expr) -> Expr {
             None => e.clone(),
         },
         ExprKind::Let { name, value, body } => {
-            let (nv, nb) = (m.mutate_expr(value), m.mutate_expr(body));
+            let (nv, nb) = (m.try_mutate_expr(value)?, m.try_mutate_expr(body)?);
             if changed(value, &nv) || changed(body, &nb) {
                 Expr::from_node_unchecked(nb.ty(), ExprKind::Let { name: name.clone(), value: nv, body: nb })
             } else {
                 e.clone()
             }
         }
-        ExprKind::Shuffle { vectors, indices } => match mutate_exprs(m, vectors) {
+        ExprKind::Shuffle { vectors, indices } => match try_mutate_exprs(m, vectors)? {
             Some(nv) => rebuild(ExprKind::Shuffle { vectors: nv, indices: indices.clone() }),
             None => e.clone(),
         },
         ExprKind::VectorReduce { op, value } => {
-            let nv = m.mutate_expr(value);
+            let nv = m.try_mutate_expr(value)?;
             if changed(value, &nv) {
                 rebuild(ExprKind::VectorReduce { op: *op, value: nv })
             } else {
                 e.clone()
             }
         }
-    }
+    })
 }
 
-fn mutate_ranges<M: Mutator + ?Sized>(m: &mut M, rs: &[Range]) -> Option<Vec<Range>> {
+fn mutate_ranges<M: TryMutator + ?Sized>(m: &mut M, rs: &[Range]) -> Result<Option<Vec<Range>>, M::Error> {
     let mut any = false;
-    let out: Vec<Range> = rs
-        .iter()
-        .map(|r| {
-            let (mi, ex) = (m.mutate_expr(&r.min), m.mutate_expr(&r.extent));
-            any |= changed(&r.min, &mi) || changed(&r.extent, &ex);
-            Range { min: mi, extent: ex }
-        })
-        .collect();
-    any.then_some(out)
+    let mut out = Vec::with_capacity(rs.len());
+    for r in rs {
+        let (mi, ex) = (m.try_mutate_expr(&r.min)?, m.try_mutate_expr(&r.extent)?);
+        any |= changed(&r.min, &mi) || changed(&r.extent, &ex);
+        out.push(Range { min: mi, extent: ex });
+    }
+    Ok(any.then_some(out))
 }
 
 /// Rebuilds `s` from its rewritten parts, or returns it if none changed.
 pub fn walk_stmt<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
+    infallible(try_walk_stmt(&mut Infallibly(m), s))
+}
+
+/// As [`walk_stmt`], stopping at the first error.
+pub fn try_walk_stmt<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, M::Error> {
     with_stack(|| walk_stmt_inner(m, s))
 }
 
-fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
+fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, M::Error> {
     let same = |a: &Stmt, b: &Stmt| a.same_as(b);
     let mk = Stmt::from_kind_unchecked;
-    match s.kind() {
+    Ok(match s.kind() {
         StmtKind::LetStmt { .. } => {
             // Walk the chain down, then rebuild it from the innermost binding up.
             let mut links: Vec<(Stmt, Expr)> = Vec::new();
             let mut cur = s.clone();
+            let mut failed = None;
             while let StmtKind::LetStmt { name, value, body } = cur.kind() {
-                let nv = m.mutate_expr(value);
-                m.enter_let_stmt(name, &nv);
-                links.push((cur.clone(), nv));
+                let entered =
+                    m.try_mutate_expr(value).and_then(|nv| m.try_enter_let_stmt(name, &nv).map(|()| nv));
+                match entered {
+                    Ok(nv) => links.push((cur.clone(), nv)),
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
                 let next = body.clone();
                 cur = next;
             }
-            let mut body = m.mutate_stmt(&cur);
+            let body = match failed {
+                Some(e) => Err(e),
+                None => m.try_mutate_stmt(&cur),
+            };
+            let mut body = match body {
+                Ok(b) => b,
+                Err(e) => {
+                    // Leave what was entered, innermost first, before giving up.
+                    for (orig, _) in links.iter().rev() {
+                        if let StmtKind::LetStmt { name, .. } = orig.kind() {
+                            m.try_leave_let_stmt(name);
+                        }
+                    }
+                    return Err(e);
+                }
+            };
             let mut body_same = same(&cur, &body);
             while let Some((orig, nv)) = links.pop() {
                 let StmtKind::LetStmt { name, value, .. } = orig.kind() else { continue };
-                m.leave_let_stmt(name);
+                m.try_leave_let_stmt(name);
                 if body_same && !changed(value, &nv) {
                     body = orig.clone();
                 } else {
@@ -263,7 +386,7 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             body
         }
         StmtKind::AssertStmt { condition, message } => {
-            let (c, msg) = (m.mutate_expr(condition), m.mutate_expr(message));
+            let (c, msg) = (m.try_mutate_expr(condition)?, m.try_mutate_expr(message)?);
             if changed(condition, &c) || changed(message, &msg) {
                 mk(StmtKind::AssertStmt { condition: c, message: msg })
             } else {
@@ -271,7 +394,7 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::ProducerConsumer { name, is_producer, body } => {
-            let b = m.mutate_stmt(body);
+            let b = m.try_mutate_stmt(body)?;
             if same(body, &b) {
                 s.clone()
             } else {
@@ -279,8 +402,8 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::For { name, min, max, for_type, device_api, partition_policy, body } => {
-            let (mi, ma) = (m.mutate_expr(min), m.mutate_expr(max));
-            let b = m.mutate_stmt(body);
+            let (mi, ma) = (m.try_mutate_expr(min)?, m.try_mutate_expr(max)?);
+            let b = m.try_mutate_stmt(body)?;
             if !changed(min, &mi) && !changed(max, &ma) && same(body, &b) {
                 s.clone()
             } else {
@@ -296,7 +419,8 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::Store { name, value, index, predicate, alignment } => {
-            let (p, v, i) = (m.mutate_expr(predicate), m.mutate_expr(value), m.mutate_expr(index));
+            let (p, v, i) =
+                (m.try_mutate_expr(predicate)?, m.try_mutate_expr(value)?, m.try_mutate_expr(index)?);
             if changed(predicate, &p) || changed(value, &v) || changed(index, &i) {
                 mk(StmtKind::Store {
                     name: name.clone(),
@@ -310,9 +434,9 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::Provide { name, values, args, predicate } => {
-            let p = m.mutate_expr(predicate);
-            let nv = mutate_exprs(m, values);
-            let na = mutate_exprs(m, args);
+            let p = m.try_mutate_expr(predicate)?;
+            let nv = try_mutate_exprs(m, values)?;
+            let na = try_mutate_exprs(m, args)?;
             if !changed(predicate, &p) && nv.is_none() && na.is_none() {
                 s.clone()
             } else {
@@ -335,14 +459,14 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             padding,
             body,
         } => {
-            let ne = mutate_exprs(m, extents);
-            let c = m.mutate_expr(condition);
-            let nn = new_expr.as_ref().map(|e| m.mutate_expr(e));
+            let ne = try_mutate_exprs(m, extents)?;
+            let c = m.try_mutate_expr(condition)?;
+            let nn = new_expr.as_ref().map(|e| m.try_mutate_expr(e)).transpose()?;
             let new_changed = match (new_expr, &nn) {
                 (Some(a), Some(b)) => changed(a, b),
                 _ => false,
             };
-            let b = m.mutate_stmt(body);
+            let b = m.try_mutate_stmt(body)?;
             if ne.is_none() && !changed(condition, &c) && !new_changed && same(body, &b) {
                 s.clone()
             } else {
@@ -361,9 +485,9 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
         }
         StmtKind::Free { .. } => s.clone(),
         StmtKind::Realize { name, types, memory_type, bounds, condition, body } => {
-            let nb = mutate_ranges(m, bounds);
-            let c = m.mutate_expr(condition);
-            let b = m.mutate_stmt(body);
+            let nb = mutate_ranges(m, bounds)?;
+            let c = m.try_mutate_expr(condition)?;
+            let b = m.try_mutate_stmt(body)?;
             if nb.is_none() && !changed(condition, &c) && same(body, &b) {
                 s.clone()
             } else {
@@ -378,10 +502,10 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::Prefetch { name, types, bounds, prefetch, condition, body } => {
-            let nb = mutate_ranges(m, bounds);
-            let off = m.mutate_expr(&prefetch.offset);
-            let c = m.mutate_expr(condition);
-            let b = m.mutate_stmt(body);
+            let nb = mutate_ranges(m, bounds)?;
+            let off = m.try_mutate_expr(&prefetch.offset)?;
+            let c = m.try_mutate_expr(condition)?;
+            let b = m.try_mutate_stmt(body)?;
             if nb.is_none() && !changed(&prefetch.offset, &off) && !changed(condition, &c) && same(body, &b) {
                 s.clone()
             } else {
@@ -398,7 +522,7 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
         StmtKind::Block(stmts) => {
             let mut out: Option<Vec<Stmt>> = None;
             for (i, st) in stmts.iter().enumerate() {
-                let n = m.mutate_stmt(st);
+                let n = m.try_mutate_stmt(st)?;
                 if let Some(v) = out.as_mut() {
                     v.push(n);
                 } else if !same(st, &n) {
@@ -414,12 +538,12 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::Fork { first, rest } => {
-            let (f, r) = (m.mutate_stmt(first), m.mutate_stmt(rest));
+            let (f, r) = (m.try_mutate_stmt(first)?, m.try_mutate_stmt(rest)?);
             if same(first, &f) && same(rest, &r) { s.clone() } else { Stmt::fork(f, r) }
         }
         StmtKind::Acquire { semaphore, count, body } => {
-            let (se, c) = (m.mutate_expr(semaphore), m.mutate_expr(count));
-            let b = m.mutate_stmt(body);
+            let (se, c) = (m.try_mutate_expr(semaphore)?, m.try_mutate_expr(count)?);
+            let b = m.try_mutate_stmt(body)?;
             if !changed(semaphore, &se) && !changed(count, &c) && same(body, &b) {
                 s.clone()
             } else {
@@ -427,9 +551,9 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::IfThenElse { condition, then_case, else_case } => {
-            let c = m.mutate_expr(condition);
-            let t = m.mutate_stmt(then_case);
-            let e = else_case.as_ref().map(|e| m.mutate_stmt(e));
+            let c = m.try_mutate_expr(condition)?;
+            let t = m.try_mutate_stmt(then_case)?;
+            let e = else_case.as_ref().map(|e| m.try_mutate_stmt(e)).transpose()?;
             let else_same = match (else_case, &e) {
                 (Some(a), Some(b)) => same(a, b),
                 _ => true,
@@ -441,11 +565,11 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::Evaluate(v) => {
-            let nv = m.mutate_expr(v);
+            let nv = m.try_mutate_expr(v)?;
             if changed(v, &nv) { mk(StmtKind::Evaluate(nv)) } else { s.clone() }
         }
         StmtKind::Atomic { producer_name, mutex_name, body } => {
-            let b = m.mutate_stmt(body);
+            let b = m.try_mutate_stmt(body)?;
             if same(body, &b) {
                 s.clone()
             } else {
@@ -457,12 +581,12 @@ fn walk_stmt_inner<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
             }
         }
         StmtKind::HoistedStorage { name, body } => {
-            let b = m.mutate_stmt(body);
+            let b = m.try_mutate_stmt(body)?;
             if same(body, &b) {
                 s.clone()
             } else {
                 mk(StmtKind::HoistedStorage { name: name.clone(), body: b })
             }
         }
-    }
+    })
 }

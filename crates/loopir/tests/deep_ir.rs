@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use loopir::mutate::walk_expr;
+use loopir::mutate::{TryMutator, try_walk_expr, walk_expr};
 use loopir::visit::{walk_expr as visit_walk_expr, walk_stmt as visit_walk_stmt};
 use loopir::{Expr, ExprKind, Mutator, Stmt, StmtKind, Visitor, parse_stmt};
 
@@ -324,4 +324,61 @@ fn a_memo_rewrites_each_node_of_a_dag_once() {
     let mut m = MemoRename { memo: loopir::mutate::ExprMemo::default(), rewritten: 0 };
     assert_eq!(m.mutate_expr(&tree).to_string(), "(y + 1)");
     assert_eq!(m.rewritten, 3);
+}
+
+/// Refuses one variable; counts the LetStmt bindings it is inside.
+struct Refuse {
+    name: &'static str,
+    depth: usize,
+    deepest: usize,
+}
+
+impl TryMutator for Refuse {
+    type Error = String;
+    fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, String> {
+        match e.kind() {
+            ExprKind::Variable(n) if n.as_ref() == self.name => Err(format!("{n} at depth {}", self.depth)),
+            _ => try_walk_expr(self, e),
+        }
+    }
+    fn try_enter_let_stmt(&mut self, _name: &loopir::Name, _value: &Expr) -> Result<(), String> {
+        self.depth += 1;
+        self.deepest = self.deepest.max(self.depth);
+        Ok(())
+    }
+    fn try_leave_let_stmt(&mut self, _name: &loopir::Name) {
+        self.depth -= 1;
+    }
+}
+
+#[test]
+fn a_failing_rewrite_stops_inside_a_300k_let_chain_and_leaves_every_binding() {
+    on_8mib_stack("failing lets", || {
+        const N: usize = 300_000;
+        let mut text = String::with_capacity(N * 24);
+        text.push_str("let t0 = x\n");
+        for i in 1..N {
+            let _ = writeln!(text, "let t{i} = t{} + 1", i - 1);
+        }
+        let _ = writeln!(text, "f(t{}, z)", N - 1);
+        let s = parse_stmt(&text).unwrap_or_else(|e| panic!("parse: {e}"));
+        // `z` is in the final body, inside every binding: each one left on the way out.
+        let mut m = Refuse { name: "z", depth: 0, deepest: 0 };
+        assert_eq!(m.try_mutate_stmt(&s).expect_err("z is refused"), format!("z at depth {N}"));
+        assert_eq!((m.depth, m.deepest), (0, N));
+        // `x` is in the first value, before any binding is entered.
+        let mut m = Refuse { name: "x", depth: 0, deepest: 0 };
+        assert_eq!(m.try_mutate_stmt(&s).expect_err("x is refused"), "x at depth 0");
+        assert_eq!((m.depth, m.deepest), (0, 0));
+        // Nothing refused: the original handle comes back.
+        let mut m = Refuse { name: "w", depth: 0, deepest: 0 };
+        assert!(m.try_mutate_stmt(&s).is_ok_and(|t| t.same_as(&s)));
+        // A 100,000-deep sum fails from its innermost leaf without overflowing the stack.
+        let mut e = Expr::var_i32("z");
+        for _ in 0..100_000 {
+            e = Expr::add(e, Expr::i32(1)).unwrap_or_else(|err| panic!("{err}"));
+        }
+        let mut m = Refuse { name: "z", depth: 0, deepest: 0 };
+        assert_eq!(m.try_mutate_expr(&e).expect_err("z is refused"), "z at depth 0");
+    });
 }

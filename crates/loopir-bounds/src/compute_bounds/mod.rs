@@ -30,7 +30,7 @@
 //! if/else trees that are not a specialization chain, extern Funcs with a proxy expression
 //! or C++ name mangling, loop-less Provides whose stages text order cannot tell apart.
 
-use loopir::mutate::{Mutator, walk_stmt};
+use loopir::mutate::{TryMutator, try_walk_stmt};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -102,13 +102,8 @@ fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) ->
         guarded_in_scope: FxHashMap::default(),
         has_extern_consumer,
         relevance: crate::relevance::Relevance::lazy(stages.iter().map(|st| st.func.clone()).collect()),
-        error: None,
     };
-    let out = pass.level(None, &body);
-    match pass.error {
-        Some(e) => Err(e),
-        None => out,
-    }
+    pass.level(None, &body)
 }
 
 struct Walk<'a> {
@@ -133,7 +128,6 @@ struct Walk<'a> {
     has_extern_consumer: FxHashSet<Name>,
     /// The cut of each single-stage production walk (one lazy index for the pass).
     relevance: crate::relevance::Relevance,
-    error: Option<BoundsError>,
 }
 
 /// Whether `e` mentions a bounds symbol (`….min`, `….max`, not `.loop_min`/`.loop_max`)
@@ -296,11 +290,9 @@ impl Walk<'_> {
         };
         // 5. Recurse with a fresh set of inner productions.
         self.inner.push(FxHashSet::default());
-        let mut new_body = self.mutate_stmt(rest);
+        let new_body = self.try_mutate_stmt(rest);
         let inner = self.inner.pop().unwrap_or_default();
-        if let Some(e) = self.error.take() {
-            return Err(e);
-        }
+        let mut new_body = new_body?;
         if can_define {
             // 6. Needed stages wrap the body, consumers outermost. Nothing is needed unless
             // something is produced inside (a stage becomes needed only through `inner`).
@@ -712,33 +704,28 @@ fn bounds_of_inner_var(ctx: &Ctx, var: &str, s: &Stmt, fb: &FuncValueBounds) -> 
     Some((lo, hi))
 }
 
-impl Mutator for Walk<'_> {
-    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
-        if self.error.is_some() {
-            return s.clone();
-        }
-        match s.kind() {
+impl TryMutator for Walk<'_> {
+    type Error = BoundsError;
+
+    fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
+        Ok(match s.kind() {
             StmtKind::For { name, for_type, body, .. } if *for_type != ForType::Extern => {
-                match self.level(Some(name), body) {
-                    Ok(b) if b.same_as(body) => s.clone(),
-                    Ok(b) => match s.kind() {
-                        StmtKind::For { name, min, max, for_type, device_api, partition_policy, .. } => {
-                            Stmt::from_kind_unchecked(StmtKind::For {
-                                name: name.clone(),
-                                min: min.clone(),
-                                max: max.clone(),
-                                for_type: *for_type,
-                                device_api: *device_api,
-                                partition_policy: *partition_policy,
-                                body: b,
-                            })
-                        }
-                        _ => s.clone(),
-                    },
-                    Err(e) => {
-                        self.error = Some(e);
-                        s.clone()
+                let b = self.level(Some(name), body)?;
+                match s.kind() {
+                    StmtKind::For { name, min, max, for_type, device_api, partition_policy, .. }
+                        if !b.same_as(body) =>
+                    {
+                        Stmt::from_kind_unchecked(StmtKind::For {
+                            name: name.clone(),
+                            min: min.clone(),
+                            max: max.clone(),
+                            for_type: *for_type,
+                            device_api: *device_api,
+                            partition_policy: *partition_policy,
+                            body: b,
+                        })
                     }
+                    _ => s.clone(),
                 }
             }
             StmtKind::For { .. } => s.clone(),
@@ -748,7 +735,7 @@ impl Mutator for Walk<'_> {
                 }
                 self.in_pipeline.push(name.clone());
                 *self.in_pipeline_count.entry(name.clone()).or_default() += 1;
-                let r = walk_stmt(self, s);
+                let r = try_walk_stmt(self, s);
                 self.in_pipeline.pop();
                 if let Some(n) = self.in_pipeline_count.get_mut(name) {
                     *n -= 1;
@@ -756,16 +743,21 @@ impl Mutator for Walk<'_> {
                         self.in_pipeline_count.remove(name);
                     }
                 }
-                r
+                r?
             }
-            StmtKind::LetStmt { name, .. } => {
-                self.enter_let(name);
-                let r = walk_stmt(self, s);
-                self.leave_let(name);
-                r
-            }
-            _ => walk_stmt(self, s),
-        }
+            _ => try_walk_stmt(self, s)?,
+        })
+    }
+
+    // Every binding of a LetStmt chain, not only its head: the walk takes a chain in one
+    // loop, so a `.guarded` let further down is seen only here.
+    fn try_enter_let_stmt(&mut self, name: &Name, _value: &Expr) -> Result<(), BoundsError> {
+        self.enter_let(name);
+        Ok(())
+    }
+
+    fn try_leave_let_stmt(&mut self, name: &Name) {
+        self.leave_let(name);
     }
 }
 

@@ -7,7 +7,7 @@
 //! then its condition; an Allocate's extents, body, condition, then custom allocator.
 
 use loopir::equality::with_stack;
-use loopir::mutate::{Mutator, mutate_exprs, walk_expr, walk_stmt};
+use loopir::mutate::{TryMutator, try_mutate_exprs, try_walk_expr, try_walk_stmt};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Range, Stmt, StmtKind, Type, name};
 
 use super::env::{EnvIndex, FuncTracing};
@@ -31,7 +31,6 @@ pub(crate) struct Injector<'a> {
     pub(crate) tags: TagRegistry,
     pub(crate) funcs_touched: TouchTable,
     pub(crate) images_touched: TouchTable,
-    error: Option<TracingError>,
 }
 
 impl<'a> Injector<'a> {
@@ -47,28 +46,17 @@ impl<'a> Injector<'a> {
             tags: TagRegistry::default(),
             funcs_touched: TouchTable::default(),
             images_touched: TouchTable::default(),
-            error: None,
         }
     }
 
     /// Rewrites `s`, or reports the first error met.
     pub(crate) fn run(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
-        let out = self.mutate_stmt(s);
-        match self.error.take() {
-            Some(e) => Err(e),
-            None => Ok(out),
-        }
+        self.try_mutate_stmt(s)
     }
 
     /// The number the next `t<N>` temporary would get.
     pub(crate) fn next_temp(&self) -> u64 {
         self.names.peek_temp()
-    }
-
-    fn fail(&mut self, e: TracingError) {
-        if self.error.is_none() {
-            self.error = Some(e);
-        }
     }
 
     /// Runs `f` with the scope name switched to `scope`, restoring it afterwards.
@@ -90,7 +78,7 @@ impl<'a> Injector<'a> {
     // ---- loads ----
 
     fn call(&mut self, original: &Expr) -> Result<Expr, TracingError> {
-        let e = walk_expr(self, original);
+        let e = try_walk_expr(self, original)?;
         let ExprKind::Call { name: callee, args, call_type, value_index } = e.kind() else { return Ok(e) };
         let ty = e.ty();
         let describe = || shorten(e.to_string());
@@ -144,9 +132,9 @@ impl<'a> Injector<'a> {
         let StmtKind::Provide { name: func, values, args, predicate } = s.kind() else {
             return Ok(s.clone());
         };
-        let new_args = mutate_exprs(self, args);
-        let new_values = mutate_exprs(self, values);
-        let new_predicate = self.mutate_expr(predicate);
+        let new_args = try_mutate_exprs(self, args)?;
+        let new_values = try_mutate_exprs(self, values)?;
+        let new_predicate = self.try_mutate_expr(predicate)?;
         let unchanged = new_args.is_none() && new_values.is_none() && new_predicate.same_as(predicate);
         let args = new_args.unwrap_or_else(|| args.clone());
         let values = new_values.unwrap_or_else(|| values.clone());
@@ -224,11 +212,11 @@ impl<'a> Injector<'a> {
         else {
             return Ok(s.clone());
         };
-        let new_min = self.mutate_expr(min);
-        let new_max = self.mutate_expr(max);
+        let new_min = self.try_mutate_expr(min)?;
+        let new_max = self.try_mutate_expr(max)?;
         let new_body = if *for_type == ForType::Parallel {
             let task = self.names.task();
-            let traced_body = self.in_scope(task.clone(), |me| me.mutate_stmt(body));
+            let traced_body = self.in_scope(task.clone(), |me| me.try_mutate_stmt(body))?;
             if traced_body.same_as(body) {
                 traced_body
             } else {
@@ -251,7 +239,7 @@ impl<'a> Injector<'a> {
                 )
             }
         } else {
-            self.mutate_stmt(body)
+            self.try_mutate_stmt(body)?
         };
         if new_min.same_as(min) && new_max.same_as(max) && new_body.same_as(body) {
             return Ok(s.clone());
@@ -271,42 +259,46 @@ impl<'a> Injector<'a> {
 
     /// The realize with its bounds, body and condition rewritten (in that order) in the
     /// current scope; the original handle if nothing changed.
-    fn walk_realize(&mut self, s: &Stmt) -> Stmt {
+    fn walk_realize(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
         let StmtKind::Realize { name: func, types, memory_type, bounds, condition, body } = s.kind() else {
-            return s.clone();
+            return Ok(s.clone());
         };
-        let mut bounds_changed = false;
-        let new_bounds: Vec<Range> = bounds
-            .iter()
-            .map(|r| {
-                let (min, extent) = (self.mutate_expr(&r.min), self.mutate_expr(&r.extent));
-                bounds_changed |= !min.same_as(&r.min) || !extent.same_as(&r.extent);
-                Range { min, extent }
-            })
-            .collect();
-        let new_body = self.mutate_stmt(body);
-        let new_condition = self.mutate_expr(condition);
+        let (new_bounds, bounds_changed) = self.ranges(bounds)?;
+        let new_body = self.try_mutate_stmt(body)?;
+        let new_condition = self.try_mutate_expr(condition)?;
         if !bounds_changed && new_body.same_as(body) && new_condition.same_as(condition) {
-            return s.clone();
+            return Ok(s.clone());
         }
-        Stmt::from_kind_unchecked(StmtKind::Realize {
+        Ok(Stmt::from_kind_unchecked(StmtKind::Realize {
             name: func.clone(),
             types: types.clone(),
             memory_type: *memory_type,
             bounds: new_bounds,
             condition: new_condition,
             body: new_body,
-        })
+        }))
+    }
+
+    /// Each range's min and extent rewritten, in order, and whether any changed.
+    fn ranges(&mut self, bounds: &[Range]) -> Result<(Vec<Range>, bool), TracingError> {
+        let mut changed = false;
+        let mut out = Vec::with_capacity(bounds.len());
+        for r in bounds {
+            let (min, extent) = (self.try_mutate_expr(&r.min)?, self.try_mutate_expr(&r.extent)?);
+            changed |= !min.same_as(&r.min) || !extent.same_as(&r.extent);
+            out.push(Range { min, extent });
+        }
+        Ok((out, changed))
     }
 
     fn realize(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
         let StmtKind::Realize { name: func, .. } = s.kind() else { return Ok(s.clone()) };
-        let Some(f) = self.env.func(func) else { return Ok(self.walk_realize(s)) };
+        let Some(f) = self.env.func(func) else { return self.walk_realize(s) };
         let traced = self.realization_traced(f);
         if !(traced || f.trace_loads || f.trace_stores) {
-            return Ok(self.walk_realize(s));
+            return self.walk_realize(s);
         }
-        let rewritten = self.in_scope(func.clone(), |me| me.walk_realize(s));
+        let rewritten = self.in_scope(func.clone(), |me| me.walk_realize(s))?;
         let StmtKind::Realize { name: func, types, memory_type, bounds, condition, body } = rewritten.kind()
         else {
             return Ok(rewritten);
@@ -350,9 +342,9 @@ impl<'a> Injector<'a> {
             return Ok(s.clone());
         };
         let Some(f) = self.env.func(func).filter(|f| self.realization_traced(f)) else {
-            return Ok(walk_stmt(self, s));
+            return try_walk_stmt(self, s);
         };
-        let new_body = self.in_scope(func.clone(), |me| me.mutate_stmt(body));
+        let new_body = self.in_scope(func.clone(), |me| me.try_mutate_stmt(body))?;
         let ir_err =
             |source| TracingError::Ir { what: format!("the produce/consume events of `{func}`"), source };
         let mut coordinates = Vec::with_capacity(2 * f.args.len());
@@ -382,7 +374,7 @@ impl<'a> Injector<'a> {
 
     // ---- nodes whose children the reference visits in another order ----
 
-    fn allocate(&mut self, s: &Stmt) -> Stmt {
+    fn allocate(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
         let StmtKind::Allocate {
             name: buf,
             ty,
@@ -395,12 +387,12 @@ impl<'a> Injector<'a> {
             body,
         } = s.kind()
         else {
-            return s.clone();
+            return Ok(s.clone());
         };
-        let new_extents = mutate_exprs(self, extents);
-        let new_body = self.mutate_stmt(body);
-        let new_condition = self.mutate_expr(condition);
-        let new_new_expr = new_expr.as_ref().map(|e| self.mutate_expr(e));
+        let new_extents = try_mutate_exprs(self, extents)?;
+        let new_body = self.try_mutate_stmt(body)?;
+        let new_condition = self.try_mutate_expr(condition)?;
+        let new_new_expr = new_expr.as_ref().map(|e| self.try_mutate_expr(e)).transpose()?;
         let new_expr_same = match (new_expr, &new_new_expr) {
             (Some(a), Some(b)) => a.same_as(b),
             _ => true,
@@ -410,9 +402,9 @@ impl<'a> Injector<'a> {
             && new_condition.same_as(condition)
             && new_expr_same
         {
-            return s.clone();
+            return Ok(s.clone());
         }
-        Stmt::from_kind_unchecked(StmtKind::Allocate {
+        Ok(Stmt::from_kind_unchecked(StmtKind::Allocate {
             name: buf.clone(),
             ty: *ty,
             memory_type: *memory_type,
@@ -422,81 +414,48 @@ impl<'a> Injector<'a> {
             free_function: free_function.clone(),
             padding: *padding,
             body: new_body,
-        })
+        }))
     }
 
-    fn prefetch(&mut self, s: &Stmt) -> Stmt {
+    fn prefetch(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
         let StmtKind::Prefetch { name: buf, types, bounds, prefetch, condition, body } = s.kind() else {
-            return s.clone();
+            return Ok(s.clone());
         };
-        let new_body = self.mutate_stmt(body);
-        let new_condition = self.mutate_expr(condition);
-        let mut bounds_changed = false;
-        let new_bounds: Vec<Range> = bounds
-            .iter()
-            .map(|r| {
-                let (min, extent) = (self.mutate_expr(&r.min), self.mutate_expr(&r.extent));
-                bounds_changed |= !min.same_as(&r.min) || !extent.same_as(&r.extent);
-                Range { min, extent }
-            })
-            .collect();
+        let new_body = self.try_mutate_stmt(body)?;
+        let new_condition = self.try_mutate_expr(condition)?;
+        let (new_bounds, bounds_changed) = self.ranges(bounds)?;
         if !bounds_changed && new_body.same_as(body) && new_condition.same_as(condition) {
-            return s.clone();
+            return Ok(s.clone());
         }
-        Stmt::from_kind_unchecked(StmtKind::Prefetch {
+        Ok(Stmt::from_kind_unchecked(StmtKind::Prefetch {
             name: buf.clone(),
             types: types.clone(),
             bounds: new_bounds,
             prefetch: prefetch.clone(),
             condition: new_condition,
             body: new_body,
+        }))
+    }
+}
+
+impl TryMutator for Injector<'_> {
+    type Error = TracingError;
+
+    fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, TracingError> {
+        with_stack(|| {
+            if matches!(e.kind(), ExprKind::Call { .. }) { self.call(e) } else { try_walk_expr(self, e) }
         })
     }
-}
 
-impl Mutator for Injector<'_> {
-    fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        with_stack(|| self.rewrite_expr(e))
-    }
-
-    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
-        with_stack(|| self.rewrite_stmt(s))
-    }
-}
-
-impl Injector<'_> {
-    fn rewrite_expr(&mut self, e: &Expr) -> Expr {
-        if self.error.is_some() {
-            return e.clone();
-        }
-        if !matches!(e.kind(), ExprKind::Call { .. }) {
-            return walk_expr(self, e);
-        }
-        match self.call(e) {
-            Ok(out) => out,
-            Err(err) => {
-                self.fail(err);
-                e.clone()
-            }
-        }
-    }
-
-    fn rewrite_stmt(&mut self, s: &Stmt) -> Stmt {
-        if self.error.is_some() {
-            return s.clone();
-        }
-        let result = match s.kind() {
+    fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
+        with_stack(|| match s.kind() {
             StmtKind::Provide { .. } => self.provide(s),
             StmtKind::For { .. } => self.for_loop(s),
             StmtKind::Realize { .. } => self.realize(s),
             StmtKind::ProducerConsumer { .. } => self.producer_consumer(s),
-            StmtKind::Allocate { .. } => Ok(self.allocate(s)),
-            StmtKind::Prefetch { .. } => Ok(self.prefetch(s)),
-            _ => Ok(walk_stmt(self, s)),
-        };
-        result.unwrap_or_else(|err| {
-            self.fail(err);
-            s.clone()
+            StmtKind::Allocate { .. } => self.allocate(s),
+            StmtKind::Prefetch { .. } => self.prefetch(s),
+            _ => try_walk_stmt(self, s),
         })
     }
 }
