@@ -485,8 +485,15 @@ fn matches<'e>(p: &Pat, e: &'e Expr, b: &mut Bindings<'e>) -> bool {
             None => false,
         },
         Pat::Bool(v) => e.ty().is_bool() && if *v { ir::is_const_true(e) } else { ir::is_const_false(e) },
+        // A float operand beside an integer one is text the reference never prints (the
+        // parser keeps it as written): such a node is opaque to the rules, here as in
+        // `Simplifier::binary`. Looking inside, rules that move a constant across `==`
+        // rebuilt it on the other side as another such node, and two of them undid each
+        // other forever.
         Pat::Bin(op, pa, pb) => match e.kind() {
-            ExprKind::Binary(o, a, c) if o == op => matches(pa, a, b) && matches(pb, c, b),
+            ExprKind::Binary(o, a, c) if o == op && a.ty().is_float() == c.ty().is_float() => {
+                matches(pa, a, b) && matches(pb, c, b)
+            }
             _ => false,
         },
         Pat::Not(pa) => match e.kind() {

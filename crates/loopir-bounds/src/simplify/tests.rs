@@ -422,6 +422,18 @@ fn operands_of_two_types_stay_as_written() {
     assert_eq!(ir::pretty(&m), "max(-1.000000, x)");
 }
 
+/// The same holds below a well-typed node: an `==` of two integer sums, one holding
+/// `+ 463.000000` and the other `- 463.000000`, made the rules that move a constant across
+/// `==` carry the float from side to side forever (found by fuzzing allocation bounds
+/// inference on `loop_max + (1 - 463.)`). A rule's pattern does not look inside a node
+/// whose operands differ in kind.
+#[test]
+fn a_mixed_node_under_a_comparison_is_opaque_to_the_rules() {
+    let text = "(((a*4) + b) + 463.000000) == ((((c - 463.000000) - ((d*4) + b)) + c) + 2)";
+    let e = loopir::parse_expr(text).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(s(e), text);
+}
+
 /// The reference's rules that fold a product of constants into a new constant apply only
 /// when the product does not overflow the expression's own type (`!overflows(...)`):
 /// a 32-bit signed product past 2^31 must leave the expression as it was, not produce an
