@@ -1066,6 +1066,73 @@ def pipelines():
         return out, [inp], [a, out], env
 
     @case
+    def memoized_producer():
+        # A memoized root Func: its realization goes through the cache lookup and store
+        # calls (extern calls in the body), and its bounds become the cache key. (It reads
+        # only a parameter: an image would need a memoize_tag.)
+        inp = hl.ImageParam(f32, 2, "input")
+        k = hl.Param(f32, "k")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = hl.f32(x * 3 + y) * k
+        out[x, y] = a[x, y] + a[x, y + 2] + inp[x, y]
+        a.compute_root().memoize()
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp, k], [a, out], env
+
+    @case
+    def blend_tails_update():
+        # RoundUpAndBlend on a vectorized update: the tail's lanes are computed and the
+        # old values blended back in, so the update reads and writes past the extent.
+        inp = hl.ImageParam(i32, 1, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x] = inp[x]
+        f[x] = f[x] * 3 + inp[x + 1]
+        out[x] = f[x] + f[x + 5]
+        f.compute_root()
+        f.update(0).split(x, xo, xi, 8, hl.TailStrategy.RoundUpAndBlend).vectorize(xi)
+        env = dict([func_env(f, ["int32"], ["x"], [{}]), func_env(out, ["int32"], ["x"])])
+        return out, [inp], [f, out], env
+
+    @case
+    def aligned_storage_at_row():
+        # align_storage and align_bounds on a Func stored per row: the realized extent is
+        # rounded up past what the consumer needs.
+        inp = hl.ImageParam(u16, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] + inp[x, y + 1]
+        out[x, y] = a[x - 1, y] + a[x + 3, y]
+        a.compute_at(out, y).align_storage(x, 16).align_bounds(x, 4, 1)
+        env = dict([func_env(a, ["uint16"], ["x", "y"]), func_env(out, ["uint16"], ["x", "y"])])
+        # Halide stores the remainder reduced by the modulus, unsimplified.
+        env[a]["bounds"] = [{"var": "x", "modulus": "4", "remainder": "1 % 4"}]
+        return out, [inp], [a, out], env
+
+    @case
+    def aligned_extent_root():
+        # align_extent on a root Func: the extent rounded up to a multiple of 8, the
+        # min kept (a modulus with no remainder).
+        inp = hl.ImageParam(i32, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] * 5
+        out[x, y] = a[x + 2, y] - a[x, y + 1]
+        a.compute_root().align_extent(x, 8)
+        env = dict([func_env(a, ["int32"], ["x", "y"]), func_env(out, ["int32"], ["x", "y"])])
+        env[a]["bounds"] = [{"var": "x", "modulus": "8"}]
+        return out, [inp], [a, out], env
+
+    @case
+    def ring_buffered_async_row():
+        # An async producer whose storage is hoisted to the root and cycled through a
+        # ring of two buffers: the semaphores and the ring index the producer writes at.
+        inp = hl.ImageParam(f32, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] * 2
+        out[x, y] = a[x, y] + a[x, y - 1]
+        a.compute_at(out, y).hoist_storage_root().async_().ring_buffer(2)
+        env = dict([func_env(a, ["float32"], ["x", "y"]), func_env(out, ["float32"], ["x", "y"])])
+        return out, [inp], [a, out], env
+
+    @case
     def renamed_and_split_update_pure_var():
         inp = hl.ImageParam(u16, 2, "input")
         f, g, out = hl.Func("f"), hl.Func("g"), hl.Func("out")

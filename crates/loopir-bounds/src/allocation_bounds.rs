@@ -111,19 +111,40 @@ impl AllocationBounds<'_> {
         let explicit = self.explicit_bound(func, dim).cloned();
         let mut min = touched_min.clone();
         let mut max = touched_max.clone();
+        // As the reference: an explicit min and extent are taken as written, the max
+        // derived from them simplified; alignment rounds the result (its min and max
+        // unsimplified when there is a remainder).
         let mut extent = None;
         if let Some(b) = &explicit {
             if let Some(m) = &b.min {
-                min = self.simplified(&parse_env_expr(m)?);
+                min = parse_env_expr(m)?;
             }
             if let Some(x) = &b.extent {
                 let x = parse_env_expr(x)?;
                 max = self.simplified(&ir::sub(ir::add(min.clone(), x.clone()), Expr::i32(1)));
-                extent = Some(self.simplified(&x));
+                extent = Some(x);
             }
         }
-        let extent = extent
+        let mut extent = extent
             .unwrap_or_else(|| self.simplified(&ir::add(ir::sub(max.clone(), min.clone()), Expr::i32(1))));
+        if let Some(b) = &explicit
+            && let Some(modulus) = &b.modulus
+        {
+            let modulus = parse_env_expr(modulus)?;
+            match &b.remainder {
+                Some(r) => {
+                    let r = parse_env_expr(r)?;
+                    let (lo, plus_one) = crate::align::aligned_min_and_max_plus_one(&min, &max, &modulus, &r);
+                    extent = self.simplified(&ir::sub(plus_one.clone(), lo.clone()));
+                    min = lo;
+                    max = ir::sub(plus_one, Expr::i32(1));
+                }
+                None => {
+                    extent = self.simplified(&crate::align::rounded_up(&extent, &modulus));
+                    max = self.simplified(&ir::sub(ir::add(min.clone(), extent.clone()), Expr::i32(1)));
+                }
+            }
+        }
         let var = |suffix: &str| loopir::name(&format!("{func}.{dim}.{suffix}"));
         let (min_name, max_name, extent_name) =
             (var("min_realized"), var("max_realized"), var("extent_realized"));

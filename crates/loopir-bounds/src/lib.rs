@@ -37,6 +37,7 @@
 //! assert_eq!(i.pretty(), "[-2, 1]");
 //! ```
 
+mod align;
 pub mod allocation_bounds;
 pub mod bounds_of_expr;
 pub mod boxes;

@@ -559,32 +559,16 @@ impl Walk<'_> {
             if let Some(modulus) = &b.modulus {
                 let (lo, hi) = match &b.remainder {
                     Some(r) => {
-                        let lo = ir::add(
-                            ir::mul(ir::div(ir::sub(m.clone(), r.clone()), modulus.clone()), modulus.clone()),
-                            r.clone(),
-                        );
-                        let plus_one = ir::sub(ir::add(big_m.clone(), Expr::i32(1)), r.clone());
-                        let rounded = ir::mul(
-                            ir::div(
-                                ir::sub(ir::add(plus_one, modulus.clone()), Expr::i32(1)),
-                                modulus.clone(),
-                            ),
-                            modulus.clone(),
-                        );
-                        (lo, ir::sub(ir::add(rounded, r.clone()), Expr::i32(1)))
+                        let (lo, plus_one) =
+                            crate::align::aligned_min_and_max_plus_one(&m, &big_m, modulus, r);
+                        (lo, ir::sub(plus_one, Expr::i32(1)))
                     }
                     None => {
                         let empty = Scope::new();
                         let extent = ir::add(ir::sub(big_m.clone(), m.clone()), Expr::i32(1));
                         let extent = crate::simplify::simplify(
                             self.ctx,
-                            &ir::mul(
-                                ir::div(
-                                    ir::sub(ir::add(extent, modulus.clone()), Expr::i32(1)),
-                                    modulus.clone(),
-                                ),
-                                modulus.clone(),
-                            ),
+                            &crate::align::rounded_up(&extent, modulus),
                             &empty,
                         );
                         let hi = crate::simplify::simplify(

@@ -354,8 +354,15 @@ impl Facts {
                 StmtKind::IfThenElse { condition, then_case, else_case } => {
                     let is_likely =
                         matches!(condition.kind(), ExprKind::Call { name, .. } if name.as_ref() == "likely");
+                    // A memoized Func is computed under `if (<f>.cache_miss)`, which the
+                    // memoization pass adds around the whole production: not part of the
+                    // Func's definition, which is what the reference infers bounds from.
+                    let is_cache_miss =
+                        produce.as_ref().zip(condition.as_variable()).is_some_and(|(p, v)| {
+                            v.strip_prefix(p.as_ref()).is_some_and(|rest| rest == ".cache_miss")
+                        });
                     match else_case {
-                        None if produce.is_some() && !is_likely => {
+                        None if produce.is_some() && !is_likely && !is_cache_miss => {
                             let c =
                                 Some(Rc::new(CondList { cond: condition.clone(), parent: conds.clone() }));
                             push(then_case, &produce, &innermost_loop, &c);
