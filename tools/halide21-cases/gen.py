@@ -1121,6 +1121,31 @@ def pipelines():
         return out, [inp], [a, out], env
 
     @case
+    def polynomial_indices():
+        # Products of loop variables as indices: the interval rules for x*x (both ends
+        # from one variable), x*y, a square divided, and a max of a product.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, out = hl.Func("f"), hl.Func("out")
+        f[x, y] = inp[x, y] + 1
+        out[x, y] = f[x * x, y] + f[x * y, (y * y) / 3] + f[hl.max(x * 2, y), x * y - y]
+        f.compute_root()
+        env = pure_envs(f, out)
+        return out, [inp], [f, out], env
+
+    @case
+    def specialized_on_output_extent():
+        # A specialization on the output's own extent (a buffer parameter), vectorizing
+        # only when the row is wide enough, with a producer computed per row.
+        inp = hl.ImageParam(u8, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = hl.u16(inp[x, y]) * 3
+        out[x, y] = a[x, y] + a[x + 1, y] + a[x + 2, y]
+        a.compute_at(out, y)
+        out.specialize(out.output_buffer().width() >= 32).vectorize(x, 16)
+        env = pure_envs(a, out)
+        return out, [inp], [a, out], env
+
+    @case
     def ring_buffered_async_row():
         # An async producer whose storage is hoisted to the root and cycled through a
         # ring of two buffers: the semaphores and the ring index the producer writes at.
