@@ -2,7 +2,7 @@
 //! call, so the parser cannot know they are pure. Bounds analysis sees through them as the
 //! reference does (it built them `PureExtern`): wherever the analysis asks what kind of
 //! call it meets, it asks [`effective_call_type`]. The simplifier folds their constant
-//! calls as the reference's does ([`fold_call`]).
+//! calls as the reference's does (`fold_call`).
 //!
 //! Asking at the call, rather than re-tagging every call of the statement before the
 //! analysis, saves a rewrite of the whole IR: that rewrite was a third of computation

@@ -8,7 +8,7 @@
 //!
 //! Work is memoised per node identity (and per let-binding context), so simplifying a DAG
 //! costs O(DAG size) rule applications; divisions and remainders are memoised by structure
-//! too (see [`ByStructure`]). Lets whose values are constants, variables or a
+//! too (see `ByStructure`). Lets whose values are constants, variables or a
 //! variable plus a constant are substituted lazily (through a binding table rather than
 //! by rewriting the body), so let chains stay linear.
 
