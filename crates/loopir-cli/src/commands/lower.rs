@@ -32,8 +32,8 @@ pub struct LowerArgs {
     /// The pipeline name for passes that need one (default: the pass's environment file).
     #[arg(long)]
     pipeline: Option<String>,
-    /// Write the IR as parsed to DIR/00.input.stmt and the IR after the k-th pass to
-    /// DIR/<k>.<pass>.stmt (two digits, more if there are 100 passes or more). DIR is
+    /// Write the IR as parsed to DIR/00.input.stmt and the IR after the K-th pass to
+    /// DIR/K.PASS.stmt (K in two digits, more if there are 100 passes or more). DIR is
     /// created if needed; files of the same names are replaced.
     #[arg(long, value_name = "DIR")]
     save_temps: Option<PathBuf>,
