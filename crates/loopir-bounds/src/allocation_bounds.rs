@@ -200,22 +200,7 @@ fn realized_funcs(s: &Stmt) -> rustc_hash::FxHashSet<Name> {
 }
 
 fn rebuild_realize(s: &Stmt, body: Stmt) -> Stmt {
-    match s.kind() {
-        StmtKind::Realize { name, types, memory_type, bounds, condition, body: old } => {
-            if old.same_as(&body) {
-                return s.clone();
-            }
-            Stmt::from_kind_unchecked(StmtKind::Realize {
-                name: name.clone(),
-                types: types.clone(),
-                memory_type: *memory_type,
-                bounds: bounds.clone(),
-                condition: condition.clone(),
-                body,
-            })
-        }
-        _ => s.clone(),
-    }
+    s.with_body(body).unwrap_or_else(|| s.clone())
 }
 
 impl TryMutator for AllocationBounds<'_> {

@@ -436,6 +436,24 @@ impl Stmt {
     /// ```
     pub fn children(&self) -> smallvec::SmallVec<[&Stmt; 2]> {
         use smallvec::smallvec;
+        if let Some(body) = self.body() {
+            return smallvec![body];
+        }
+        match self.kind() {
+            StmtKind::Block(v) => v.iter().collect(),
+            StmtKind::Fork { first, rest } => smallvec![first, rest],
+            StmtKind::IfThenElse { then_case, else_case, .. } => {
+                std::iter::once(then_case).chain(else_case.iter()).collect()
+            }
+            // The leaves (a single-body statement was answered above).
+            _ => smallvec![],
+        }
+    }
+
+    /// The one child statement of a statement that has exactly one (a let, a loop, a
+    /// produce or consume, an allocation, a realization, ...); `None` for a block, a
+    /// fork, an `if` and the leaves.
+    pub fn body(&self) -> Option<&Stmt> {
         match self.kind() {
             StmtKind::LetStmt { body, .. }
             | StmtKind::ProducerConsumer { body, .. }
@@ -445,18 +463,92 @@ impl Stmt {
             | StmtKind::Prefetch { body, .. }
             | StmtKind::Acquire { body, .. }
             | StmtKind::Atomic { body, .. }
-            | StmtKind::HoistedStorage { body, .. } => smallvec![body],
-            StmtKind::Block(v) => v.iter().collect(),
-            StmtKind::Fork { first, rest } => smallvec![first, rest],
-            StmtKind::IfThenElse { then_case, else_case, .. } => {
-                std::iter::once(then_case).chain(else_case.iter()).collect()
-            }
-            StmtKind::AssertStmt { .. }
-            | StmtKind::Store { .. }
-            | StmtKind::Provide { .. }
-            | StmtKind::Free { .. }
-            | StmtKind::Evaluate(_) => smallvec![],
+            | StmtKind::HoistedStorage { body, .. } => Some(body),
+            _ => None,
         }
+    }
+
+    /// This statement with its one child statement replaced by `body`, everything else
+    /// shared; the same handle if `body` is that child already. `None` for a statement
+    /// without exactly one child statement (a block, a fork, an `if`, a leaf).
+    ///
+    /// ```
+    /// let s = loopir::parse_stmt("for (x, 0, 9) {\n f(x) = 1\n}\n").unwrap();
+    /// let body = loopir::parse_stmt("f(x) = 2\n").unwrap();
+    /// let t = s.with_body(body).unwrap();
+    /// assert_eq!(t.to_string(), "for (x, 0, 9) {\n f(x) = 2\n}\n");
+    /// let same = s.with_body(s.children()[0].clone()).unwrap();
+    /// assert!(same.same_as(&s));
+    /// ```
+    pub fn with_body(&self, body: Stmt) -> Option<Stmt> {
+        if self.body()?.same_as(&body) {
+            return Some(self.clone());
+        }
+        let kind = match self.kind() {
+            StmtKind::LetStmt { name, value, .. } => {
+                StmtKind::LetStmt { name: name.clone(), value: value.clone(), body }
+            }
+            StmtKind::ProducerConsumer { name, is_producer, .. } => {
+                StmtKind::ProducerConsumer { name: name.clone(), is_producer: *is_producer, body }
+            }
+            StmtKind::For { name, min, max, for_type, device_api, partition_policy, .. } => StmtKind::For {
+                name: name.clone(),
+                min: min.clone(),
+                max: max.clone(),
+                for_type: *for_type,
+                device_api: *device_api,
+                partition_policy: *partition_policy,
+                body,
+            },
+            StmtKind::Allocate {
+                name,
+                ty,
+                memory_type,
+                extents,
+                condition,
+                new_expr,
+                free_function,
+                padding,
+                ..
+            } => StmtKind::Allocate {
+                name: name.clone(),
+                ty: *ty,
+                memory_type: *memory_type,
+                extents: extents.clone(),
+                condition: condition.clone(),
+                new_expr: new_expr.clone(),
+                free_function: free_function.clone(),
+                padding: *padding,
+                body,
+            },
+            StmtKind::Realize { name, types, memory_type, bounds, condition, .. } => StmtKind::Realize {
+                name: name.clone(),
+                types: types.clone(),
+                memory_type: *memory_type,
+                bounds: bounds.clone(),
+                condition: condition.clone(),
+                body,
+            },
+            StmtKind::Prefetch { name, types, bounds, prefetch, condition, .. } => StmtKind::Prefetch {
+                name: name.clone(),
+                types: types.clone(),
+                bounds: bounds.clone(),
+                prefetch: prefetch.clone(),
+                condition: condition.clone(),
+                body,
+            },
+            StmtKind::Acquire { semaphore, count, .. } => {
+                StmtKind::Acquire { semaphore: semaphore.clone(), count: count.clone(), body }
+            }
+            StmtKind::Atomic { producer_name, mutex_name, .. } => StmtKind::Atomic {
+                producer_name: producer_name.clone(),
+                mutex_name: mutex_name.clone(),
+                body,
+            },
+            StmtKind::HoistedStorage { name, .. } => StmtKind::HoistedStorage { name: name.clone(), body },
+            _ => return None,
+        };
+        Some(Stmt::from_kind_unchecked(kind))
     }
 
     /// `let name = value` over `body`.

@@ -695,22 +695,7 @@ impl TryMutator for Walk<'_> {
         Ok(match s.kind() {
             StmtKind::For { name, for_type, body, .. } if *for_type != ForType::Extern => {
                 let b = self.level(Some(name), body)?;
-                match s.kind() {
-                    StmtKind::For { name, min, max, for_type, device_api, partition_policy, .. }
-                        if !b.same_as(body) =>
-                    {
-                        Stmt::from_kind_unchecked(StmtKind::For {
-                            name: name.clone(),
-                            min: min.clone(),
-                            max: max.clone(),
-                            for_type: *for_type,
-                            device_api: *device_api,
-                            partition_policy: *partition_policy,
-                            body: b,
-                        })
-                    }
-                    _ => s.clone(),
-                }
+                s.with_body(b).unwrap_or_else(|| s.clone())
             }
             StmtKind::For { .. } => s.clone(),
             StmtKind::ProducerConsumer { name, .. } => {

@@ -485,7 +485,7 @@ impl<'e> Injector<'e> {
             | StmtKind::Atomic { body, .. }
             | StmtKind::HoistedStorage { body, .. } => {
                 let b = self.stmt(body)?;
-                let rebuilt = if b.same_as(body) { s.clone() } else { replace_body(s, b) };
+                let rebuilt = replace_body(s, b);
                 Ok(self.with_markers_replaced(s, rebuilt))
             }
         }
@@ -610,7 +610,7 @@ impl<'e> Injector<'e> {
         let node = if is_producer { "produce" } else { "consume" };
         if classify(self.env, name, node)? != Class::ProfiledFunc {
             let b = self.stmt(body)?;
-            return Ok(if b.same_as(body) { s.clone() } else { replace_body(s, b) });
+            return Ok(replace_body(s, b));
         }
         let new_body = if is_producer {
             let id = self.func_row(name, node)?;
@@ -631,7 +631,7 @@ impl<'e> Injector<'e> {
     }
 
     fn for_loop(&mut self, s: &Stmt) -> Result<Stmt, ProfilingError> {
-        let StmtKind::For { name, min, max, for_type, device_api, partition_policy, body } = s.kind() else {
+        let StmtKind::For { for_type, device_api, body, .. } = s.kind() else {
             return Ok(s.clone());
         };
         let unordered = matches!(for_type, ForType::Parallel | ForType::GpuBlock | ForType::GpuThread);
@@ -691,19 +691,7 @@ impl<'e> Injector<'e> {
             self.mrsf = None;
         }
 
-        let mut result = if new_body.same_as(body) {
-            s.clone()
-        } else {
-            Stmt::from_kind_unchecked(StmtKind::For {
-                name: name.clone(),
-                min: min.clone(),
-                max: max.clone(),
-                for_type: *for_type,
-                device_api: *device_api,
-                partition_policy: *partition_policy,
-                body: new_body,
-            })
-        };
+        let mut result = replace_body(s, new_body);
         if !on_host && !is_hexagon && self.has(Feature::DeviceSync) {
             let sync = self.call_and_assert("halide_device_sync_global", vec![device_interface(*device_api)]);
             result = Stmt::block(vec![result, sync]);
@@ -866,34 +854,12 @@ fn prepend(first: Option<Stmt>, body: Stmt) -> Stmt {
     }
 }
 
-/// `s` (a node with one child statement) with its child replaced.
+/// `s` (a node with one child statement) with its child replaced; the same handle if
+/// the child is unchanged.
 fn replace_body(s: &Stmt, body: Stmt) -> Stmt {
-    let kind = match s.kind() {
-        StmtKind::ProducerConsumer { name, is_producer, .. } => {
-            StmtKind::ProducerConsumer { name: name.clone(), is_producer: *is_producer, body }
-        }
-        StmtKind::Realize { name, types, memory_type, bounds, condition, .. } => StmtKind::Realize {
-            name: name.clone(),
-            types: types.clone(),
-            memory_type: *memory_type,
-            bounds: bounds.clone(),
-            condition: condition.clone(),
-            body,
-        },
-        StmtKind::Prefetch { name, types, bounds, prefetch, condition, .. } => StmtKind::Prefetch {
-            name: name.clone(),
-            types: types.clone(),
-            bounds: bounds.clone(),
-            prefetch: prefetch.clone(),
-            condition: condition.clone(),
-            body,
-        },
-        StmtKind::Atomic { producer_name, mutex_name, .. } => {
-            StmtKind::Atomic { producer_name: producer_name.clone(), mutex_name: mutex_name.clone(), body }
-        }
-        StmtKind::HoistedStorage { name, .. } => StmtKind::HoistedStorage { name: name.clone(), body },
-        // Only single-body nodes are passed here.
-        _ => return body,
-    };
-    Stmt::from_kind_unchecked(kind)
+    // Only single-body nodes are passed here; anything else would keep the new body alone.
+    match s.with_body(body.clone()) {
+        Some(rebuilt) => rebuilt,
+        None => body,
+    }
 }
