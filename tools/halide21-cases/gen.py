@@ -1146,6 +1146,41 @@ def pipelines():
         return out, [inp], [a, out], env
 
     @case
+    def rfactor_2d_parallel():
+        # A 2-D sum whose row reduction is factored out into a parallel intermediate
+        # (rfactor on the outer RVar), the final sum over the intermediate's rows.
+        inp = hl.ImageParam(f32, 2, "input")
+        total, out = hl.Func("total"), hl.Func("out")
+        r = hl.RDom([(0, 32), (0, 24)], "r")
+        total[x] = 0.0
+        total[x] += inp[x + r.x, r.y]
+        out[x] = total[x] * 0.5
+        v = hl.Var("v")
+        total.compute_root()
+        intm = total.update(0).rfactor(r.y, v)
+        intm.compute_root().update(0).parallel(v)
+        env = dict([func_env(intm, ["float32"], ["x", "v"], [{"rvars": [{"name": r.x.name(), "min": "0", "extent": "32"}]}]),
+                    func_env(total, ["float32"], ["x"], [{"rvars": [{"name": r.y.name(), "min": "0", "extent": "24"}]}]),
+                    func_env(out, ["float32"], ["x"])])
+        return out, [inp], [intm, total, out], env
+
+    @case
+    def racy_vectorized_scatter():
+        # A scatter update vectorized over its RVar with races allowed: the stores go to
+        # computed indices a vector at a time.
+        inp = hl.ImageParam(u8, 1, "input")
+        hist, out = hl.Func("hist"), hl.Func("out")
+        r = hl.RDom([(0, 256)], "r")
+        hist[x] = 0
+        hist[hl.i32(inp[r.x]) / 4] = r.x
+        out[x] = hist[x] + hist[x + 1]
+        hist.compute_root()
+        hist.update(0).allow_race_conditions().vectorize(r.x, 8)
+        env = dict([func_env(hist, ["int32"], ["x"], [rdom_env(r, [("x", (0, 256))])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [hist, out], env
+
+    @case
     def ring_buffered_async_row():
         # An async producer whose storage is hoisted to the root and cycled through a
         # ring of two buffers: the semaphores and the ring index the producer writes at.
