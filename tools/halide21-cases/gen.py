@@ -1181,6 +1181,35 @@ def pipelines():
         return out, [inp], [hist, out], env
 
     @case
+    def boolean_mask_select():
+        # A boolean Func used as the condition of a select between two reads of another
+        # Func: the condition depends on data, so both branches' boxes count.
+        inp = hl.ImageParam(u8, 2, "input")
+        mask, a, out = hl.Func("mask"), hl.Func("a"), hl.Func("out")
+        mask[x, y] = inp[x, y] > 10
+        a[x, y] = hl.u16(inp[x, y]) + 7
+        out[x, y] = hl.select(mask[x, y], a[x - 1, y], a[x + 2, y + 1])
+        mask.compute_root()
+        a.compute_at(out, y)
+        env = pure_envs(mask, a, out)
+        # Halide realizes a before mask (the order its lets print in).
+        return out, [inp], [a, mask, out], env
+
+    @case
+    def likely_tagged_selects():
+        # User-written likely() in a select condition over the loop variable and in a
+        # clamp, as boundary handling often writes them.
+        inp = hl.ImageParam(f32, 2, "input")
+        w = hl.Param(i32, "w")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] * 3
+        near = hl.select(hl.likely(x < w - 2), hl.Expr(a[x + 2, y]), hl.Expr(a[w - 1, y]))
+        out[x, y] = near + a[hl.clamp(hl.likely(x - 1), 0, w), y]
+        a.compute_root()
+        env = pure_envs(a, out)
+        return out, [inp, w], [a, out], env
+
+    @case
     def ring_buffered_async_row():
         # An async producer whose storage is hoisted to the root and cycled through a
         # ring of two buffers: the semaphores and the ring index the producer writes at.
