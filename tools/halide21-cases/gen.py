@@ -1210,6 +1210,44 @@ def pipelines():
         return out, [inp, w], [a, out], env
 
     @case
+    def copied_to_device_cuda():
+        # A host-computed Func copied to the GPU by an explicit copy stage (a wrapper
+        # turned into an extern halide_buffer_copy), read by a GPU-tiled consumer.
+        inp = hl.ImageParam(f32, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] * 2
+        out[x, y] = a[x, y] + a[x + 1, y + 1]
+        tx, ty, bx, by = hl.Var("tx"), hl.Var("ty"), hl.Var("bx"), hl.Var("by")
+        a.compute_root()
+        dev = a.in_(out).copy_to_device()
+        dev.compute_root()
+        out.gpu_tile(x, y, bx, by, tx, ty, 8, 8)
+        env = pure_envs(a, dev, out)
+        # The copy is an extern stage, halide_buffer_copy of a to the default device,
+        # whose proxy (what bounds inference reads instead of querying it) is the
+        # wrapper's former value.
+        env[dev]["extern"] = {"name": "halide_buffer_copy", "mangling": "c",
+                              "args": [{"func": a.name()}, {"expr": "(struct halide_device_interface_t const *)halide_default_device_interface()"}],
+                              "proxy": a.name() + "(x, y)"}
+        return out, [inp], [a, dev, out], env
+
+    @case
+    def cloned_for_one_consumer():
+        # clone_in: one consumer gets its own copy of a Func, computed at a different
+        # level than the original the other consumer reads.
+        inp = hl.ImageParam(i32, 2, "input")
+        a, b, out = hl.Func("a"), hl.Func("b"), hl.Func("out")
+        a[x, y] = inp[x, y] * 3
+        b[x, y] = a[x, y + 1] + a[x, y]
+        out[x, y] = b[x, y] + a[x + 2, y]
+        a.compute_root()
+        clone = a.clone_in(b)
+        clone.compute_at(b, y)
+        b.compute_root()
+        env = pure_envs(a, clone, b, out)
+        return out, [inp], [a, clone, b, out], env
+
+    @case
     def ring_buffered_async_row():
         # An async producer whose storage is hoisted to the root and cycled through a
         # ring of two buffers: the semaphores and the ring index the producer writes at.

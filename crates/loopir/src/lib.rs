@@ -32,7 +32,8 @@ pub use expr::{
 };
 pub use mutate::{Mutator, TryMutator};
 pub use parse::{
-    ParseEnv, ParseError, ParseErrorKind, parse_expr, parse_stmt, parse_stmt_bytes, parse_stmt_with_env,
+    ParseEnv, ParseError, ParseErrorKind, parse_expr, parse_expr_with_env, parse_stmt, parse_stmt_bytes,
+    parse_stmt_with_env,
 };
 pub use print::{PrintOptions, expr_to_string, stmt_to_string, stmt_to_string_with};
 pub use stmt::{DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind};

@@ -49,7 +49,8 @@ impl ExternDef {
         let bad = |what: &str| BoundsError::Env(format!("extern definition of {f}: {what}"));
         let name = value.get("name").and_then(|n| n.as_str()).ok_or_else(|| bad("no name"))?;
         if value.get("proxy").is_some() {
-            return Err(unsupported(format!("extern Func {f} with a proxy expression")));
+            // Read by `proxy_of`: such a Func is a stage with that value, not a query.
+            return Ok(None);
         }
         match value.get("mangling").and_then(|m| m.as_str()) {
             None | Some("c") => {}
@@ -80,6 +81,32 @@ impl ExternDef {
         }
         Ok(Some(ExternDef { name: name.to_owned(), args, types }))
     }
+}
+
+/// The proxy expression of the extern Func `f`, if its env entry has one, in terms of
+/// the stage's qualified pure arguments (`x` becomes `f.s0.x`). The reference analyses
+/// such a Func through that expression instead of querying it: `copy_to_host` and
+/// `copy_to_device` make a wrapper an extern `halide_buffer_copy` whose proxy is the
+/// wrapped call.
+pub(super) fn proxy_of(env: &BoundsEnv, f: &str, args: &[String]) -> Result<Option<Expr>, BoundsError> {
+    let Some(text) = env
+        .funcs
+        .get(f)
+        .and_then(|fe| fe.r#extern.as_ref())
+        .and_then(|value| value.get("proxy"))
+        .map(|p| {
+            p.as_str()
+                .ok_or_else(|| BoundsError::Env(format!("extern definition of {f}: proxy not a string")))
+        })
+        .transpose()?
+    else {
+        return Ok(None);
+    };
+    let proxy = loopir::parse::parse_expr_with_env(text, &env.parse_env())
+        .map_err(|e| BoundsError::Env(format!("proxy of {f} `{text}`: {e}")))?;
+    let qualified: rustc_hash::FxHashMap<loopir::Name, Expr> =
+        args.iter().map(|a| (loopir::name(a), Expr::var_i32(format!("{f}.s0.{a}").as_str()))).collect();
+    Ok(Some(crate::ir::substitute(&qualified, &proxy)))
 }
 
 fn type_code(t: Type) -> Result<(u8, u8), BoundsError> {

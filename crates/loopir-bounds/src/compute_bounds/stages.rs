@@ -634,7 +634,29 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
         // fit back in a u32.
         let last = u32::try_from(stage_count - 1).unwrap_or(u32::MAX);
         let extern_def = ExternDef::from_env(env, f)?;
-        let is_extern = extern_def.is_some();
+        let proxy = super::extern_stage::proxy_of(env, f, &args)?;
+        let is_extern = extern_def.is_some() || proxy.is_some();
+        if let Some(value) = proxy {
+            // An extern Func with a proxy: a stage whose one value is the proxy.
+            if !provides.is_empty() || last > 0 {
+                return Err(unsupported(format!("extern Func {f} with Provides or updates")));
+            }
+            stages.push(Stage {
+                func: loopir::name(f),
+                stage: 0,
+                last: 0,
+                args: args.clone(),
+                rvars: Vec::new(),
+                exprs: vec![(ir::make_bool(true, 1), selects_to_if_then_else(&value))],
+                always_pure: vec![false; args.len()],
+                table: Vec::new(),
+                consumers: Vec::new(),
+                explicit: Vec::new(),
+                compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
+                store_level: facts.store_level.get(f.as_str()).cloned().flatten(),
+                extern_def: None,
+            });
+        }
         if let Some(def) = extern_def {
             // An extern stage: no Provide; its consumer boxes come from the query (§2.1.3).
             if !provides.is_empty() || last > 0 {

@@ -53,10 +53,15 @@ pub fn parse_stmt_bytes(bytes: &[u8], env: &ParseEnv) -> Result<Stmt, ParseError
 
 /// Parses one expression (in either paren mode: `x + 1` and `(x + 1)` both parse).
 pub fn parse_expr(text: &str) -> Result<Expr, ParseError> {
+    parse_expr_with_env(text, &ParseEnv::default())
+}
+
+/// As [`parse_expr`], with an environment that settles types and call types the text
+/// leaves open (`f(x, y)` is a call of the Func `f` when the environment names it).
+pub fn parse_expr_with_env(text: &str, env: &ParseEnv) -> Result<Expr, ParseError> {
     let bytes = text.as_bytes();
     check_bytes(bytes)?;
-    let env = ParseEnv::default();
-    let mut p = Parser::new(bytes, &env);
+    let mut p = Parser::new(bytes, env);
     let e = p.expr_implicit()?;
     if p.pos < bytes.len() && !(bytes[p.pos] == b'\n' && p.pos + 1 == bytes.len()) {
         return Err(p.error(ParseErrorKind::UnexpectedText, "the end of the expression"));
