@@ -1248,6 +1248,37 @@ def pipelines():
         return out, [inp], [a, clone, b, out], env
 
     @case
+    def gpu_result_copied_to_host_cuda():
+        # A GPU-computed Func brought back by copy_to_host on a wrapper the host-side
+        # consumer reads.
+        inp = hl.ImageParam(f32, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] + inp[x, y + 1]
+        out[x, y] = a[x, y] * 2 + a[x + 3, y]
+        tx, ty, bx, by = hl.Var("tx"), hl.Var("ty"), hl.Var("bx"), hl.Var("by")
+        a.compute_root().gpu_tile(x, y, bx, by, tx, ty, 16, 16)
+        host = a.in_(out).copy_to_host()
+        host.compute_root()
+        env = pure_envs(a, host, out)
+        env[host]["extern"] = {"name": "halide_buffer_copy", "mangling": "c",
+                               "args": [{"func": a.name()}, {"expr": "reinterpret<(struct halide_device_interface_t const *)>(0_u64)"}],
+                               "proxy": a.name() + "(x, y)"}
+        return out, [inp], [a, host, out], env
+
+    @case
+    def hoisted_to_tile_rows():
+        # Storage hoisted to an intermediate loop (the tile row) of a Func computed per
+        # inner row.
+        inp = hl.ImageParam(u16, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] * 2
+        out[x, y] = a[x, y] + a[x + 1, y + 1]
+        out.split(y, yo, yi, 8)
+        a.compute_at(out, yi).hoist_storage(out, yo)
+        env = pure_envs(a, out)
+        return out, [inp], [a, out], env
+
+    @case
     def ring_buffered_async_row():
         # An async producer whose storage is hoisted to the root and cycled through a
         # ring of two buffers: the semaphores and the ring index the producer writes at.
