@@ -1279,6 +1279,33 @@ def pipelines():
         return out, [inp], [a, out], env
 
     @case
+    def memoized_with_eviction_key():
+        # memoize() with an eviction key, and a memoized Func computed per row (its cache
+        # key then holds the row's bounds).
+        inp = hl.ImageParam(f32, 2, "input")
+        k = hl.Param(f32, "k")
+        key = hl.Param(hl.UInt(64), "key")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = hl.f32(x + y * 7) * k
+        out[x, y] = a[x, y] + a[x + 1, y] + inp[x, y]
+        a.compute_at(out, y).memoize(hl.EvictionKey(key))
+        env = pure_envs(a, out)
+        return out, [inp, k, key], [a, out], env
+
+    @case
+    def async_two_consumers():
+        # An async producer read by two consumers computed at different levels.
+        inp = hl.ImageParam(i32, 2, "input")
+        a, b, out = hl.Func("a"), hl.Func("b"), hl.Func("out")
+        a[x, y] = inp[x, y] + 1
+        b[x, y] = a[x, y] * 2
+        out[x, y] = b[x, y] + a[x + 1, y + 1]
+        a.compute_root().async_()
+        b.compute_at(out, y)
+        env = pure_envs(a, b, out)
+        return out, [inp], [a, b, out], env
+
+    @case
     def ring_buffered_async_row():
         # An async producer whose storage is hoisted to the root and cycled through a
         # ring of two buffers: the semaphores and the ring index the producer writes at.
