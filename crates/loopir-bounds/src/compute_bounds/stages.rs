@@ -636,46 +636,29 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
         let extern_def = ExternDef::from_env(env, f)?;
         let proxy = super::extern_stage::proxy_of(env, f, &args)?;
         let is_extern = extern_def.is_some() || proxy.is_some();
-        if let Some(value) = proxy {
-            // An extern Func with a proxy: a stage whose one value is the proxy.
+        if is_extern {
+            // An extern stage: no Provide. With a proxy, the proxy is its one value (the
+            // reference reads it instead of querying); without, its consumer boxes come
+            // from the query (§2.1.3).
             if !provides.is_empty() || last > 0 {
                 return Err(unsupported(format!("extern Func {f} with Provides or updates")));
             }
+            let exprs =
+                proxy.iter().map(|value| (ir::make_bool(true, 1), selects_to_if_then_else(value))).collect();
             stages.push(Stage {
                 func: loopir::name(f),
                 stage: 0,
                 last: 0,
                 args: args.clone(),
                 rvars: Vec::new(),
-                exprs: vec![(ir::make_bool(true, 1), selects_to_if_then_else(&value))],
+                exprs,
                 always_pure: vec![false; args.len()],
                 table: Vec::new(),
                 consumers: Vec::new(),
                 explicit: Vec::new(),
                 compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
                 store_level: facts.store_level.get(f.as_str()).cloned().flatten(),
-                extern_def: None,
-            });
-        }
-        if let Some(def) = extern_def {
-            // An extern stage: no Provide; its consumer boxes come from the query (§2.1.3).
-            if !provides.is_empty() || last > 0 {
-                return Err(unsupported(format!("extern Func {f} with Provides or updates")));
-            }
-            stages.push(Stage {
-                func: loopir::name(f),
-                stage: 0,
-                last: 0,
-                args: args.clone(),
-                rvars: Vec::new(),
-                exprs: Vec::new(),
-                always_pure: vec![false; args.len()],
-                table: Vec::new(),
-                consumers: Vec::new(),
-                explicit: Vec::new(),
-                compute_level: facts.compute_level.get(f.as_str()).cloned().flatten(),
-                store_level: facts.store_level.get(f.as_str()).cloned().flatten(),
-                extern_def: Some(def),
+                extern_def,
             });
         }
         let parse = |t: &Option<String>| t.as_deref().map(parse_env_expr).transpose();
