@@ -26,10 +26,14 @@ def pipelines():
         # The Func itself: Halide may rename it while compiling (outputs of a Pipeline).
         return f, {"types": types, "args": args, "updates": list(updates)}
 
+    def stmt_type(t):
+        # The type's name as the .stmt text prints it (Python says `bool` for uint1).
+        return "uint1" if str(t) == "bool" else str(t)
+
     def pure_envs(*funcs):
         # Funcs without update stages, their value types and pure arguments as Halide
         # reports them.
-        return dict(func_env(f, [str(t) for t in f.types()], [a.name() for a in f.args()]) for f in funcs)
+        return dict(func_env(f, [stmt_type(t) for t in f.types()], [a.name() for a in f.args()]) for f in funcs)
 
     def rdom_env(r, dims):
         rvars = {"x": r.x, "y": r.y, "z": r.z, "w": r.w}
@@ -1306,6 +1310,38 @@ def pipelines():
         return out, [inp], [a, b, out], env
 
     @case
+    def rdom_where_on_data():
+        # An RDom whose where clause reads another Func (a data-dependent predicate on
+        # the update), the predicate's Func computed at the root.
+        inp = hl.ImageParam(u8, 1, "input")
+        keep, f, out = hl.Func("keep"), hl.Func("f"), hl.Func("out")
+        keep[x] = inp[x] > 100
+        r = hl.RDom([(0, 64)], "r")
+        r.where(keep[r.x + 2])
+        f[x] = 0
+        f[x] = f[x] + hl.i32(inp[x + r.x])
+        out[x] = f[x] + f[x + 1]
+        keep.compute_root()
+        f.compute_root()
+        env = dict([func_env(keep, ["uint1"], ["x"]),
+                    func_env(f, ["int32"], ["x"], [dict(rdom_env(r, [("x", (0, 64))]), predicates=[f"keep(f.s1.{r.x.name()} + 2)"])]),
+                    func_env(out, ["int32"], ["x"])])
+        return out, [inp], [keep, f, out], env
+
+    @case
+    def compute_with_align_end():
+        # Two root Funcs fused with compute_with, aligned at the end of their loops.
+        inp = hl.ImageParam(i32, 2, "input")
+        a, b, out = hl.Func("a"), hl.Func("b"), hl.Func("out")
+        a[x, y] = inp[x, y] + 1
+        b[x, y] = inp[x, y] * 2
+        out[x, y] = a[x, y] + b[x + 2, y]
+        a.compute_root()
+        b.compute_root().compute_with(a, y, hl.LoopAlignStrategy.AlignEnd)
+        env = pure_envs(a, b, out)
+        return out, [inp], [a, b, out], env
+
+    @case
     def ring_buffered_async_row():
         # An async producer whose storage is hoisted to the root and cycled through a
         # ring of two buffers: the semaphores and the ring index the producer writes at.
@@ -1513,6 +1549,19 @@ def infix_bitwise(text):
         text = text[:m.start()] + infix + text[end:]
 
 
+def realization_order(log, guess):
+    """Halide's realization order, read from the log: it injects realizations from the
+    last Func to the first, one `Injecting realization of { ... }` line per group (Funcs
+    fused by compute_with share a group, listed in order). Funcs the log does not name
+    (inlined ones) keep their place in the case's own `guess`."""
+    injected = [g.split(", ") for g in re.findall(r"^Injecting realization of \{ (.*) \}$", log, re.M)]
+    realized = [f for group in reversed(injected) for f in group]
+    if sorted(realized) != sorted(f for f in guess if f in realized):
+        return guess
+    it = iter(realized)
+    return [next(it) if f in realized else f for f in guess]
+
+
 def before_and_after(all_stages, stage):
     for i, (name, text) in enumerate(all_stages):
         if name == stage:
@@ -1567,6 +1616,7 @@ def main():
         # largest `t` name of the pass's input (the oracle's envs are mostly so too).
         # Halide may print warnings on stdout before the env (a dropped prefetch).
         env = json.loads(env[re.search(r"^\{$", env, re.M).start():])
+        env["order"] = realization_order(log, env["order"])
         used = [int(n) for n in re.findall(r"\bt(\d+)\b", before_and_after(st, "computation bounds inference")[0])]
         env["fresh_names"] = {"t": max(used) + 1 if used else 0}
         with open(os.path.join(d, "bounds.env.json"), "w") as fh:

@@ -132,17 +132,23 @@ impl BoundsEnv {
         serde_json::from_str(text).map_err(|e| BoundsError::Env(e.to_string()))
     }
 
-    /// The value types of a Func, parsed.
+    /// The value types of a Func, parsed (as the `.stmt` text spells them; `bool`, the
+    /// name Halide's front ends give `uint1`, is read as `uint1`).
     pub fn func_types(&self, name: &str) -> Vec<loopir::Type> {
-        self.funcs
-            .get(name)
-            .map(|f| f.types.iter().filter_map(|t| loopir::Type::parse(t)).collect())
-            .unwrap_or_default()
+        let parse = |t: &String| if t == "bool" { Some(loopir::Type::BOOL) } else { loopir::Type::parse(t) };
+        self.funcs.get(name).map(|f| f.types.iter().filter_map(parse).collect()).unwrap_or_default()
     }
 
     /// The parse env that types every Func's calls with its value types.
     pub fn parse_env(&self) -> loopir::ParseEnv {
         self.funcs.keys().fold(loopir::ParseEnv::new(), |p, name| p.with_func(name, self.func_types(name)))
+    }
+
+    /// Parses an env expression that may call this env's Funcs (an RDom predicate, an
+    /// extern's proxy): each call is a Func call of the Func's value type.
+    pub fn parse_expr(&self, text: &str) -> Result<Expr, BoundsError> {
+        loopir::parse::parse_expr_with_env(text, &self.parse_env())
+            .map_err(|e| BoundsError::Env(format!("bad expression `{text}`: {e}")))
     }
 }
 

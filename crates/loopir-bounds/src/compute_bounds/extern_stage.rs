@@ -102,8 +102,7 @@ pub(super) fn proxy_of(env: &BoundsEnv, f: &str, args: &[String]) -> Result<Opti
     else {
         return Ok(None);
     };
-    let proxy = loopir::parse::parse_expr_with_env(text, &env.parse_env())
-        .map_err(|e| BoundsError::Env(format!("proxy of {f} `{text}`: {e}")))?;
+    let proxy = env.parse_expr(text)?;
     let qualified: rustc_hash::FxHashMap<loopir::Name, Expr> =
         args.iter().map(|a| (loopir::name(a), Expr::var_i32(format!("{f}.s0.{a}").as_str()))).collect();
     Ok(Some(crate::ir::substitute(&qualified, &proxy)))

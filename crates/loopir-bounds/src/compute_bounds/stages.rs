@@ -729,7 +729,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
                 rvars = u.rvars.clone();
                 rvars.sort_by(|a, b| a.name.cmp(&b.name));
                 for text in &u.predicates {
-                    env_predicates.push(parse_env_expr(text)?);
+                    env_predicates.push(env.parse_expr(text)?);
                 }
             }
             let mut pieces = Vec::with_capacity(ps.len());
