@@ -129,14 +129,23 @@ pub struct ExplicitBound {
 impl BoundsEnv {
     /// Parses an env document.
     pub fn from_json(text: &str) -> Result<BoundsEnv, BoundsError> {
-        serde_json::from_str(text).map_err(|e| BoundsError::Env(e.to_string()))
+        let env: BoundsEnv = serde_json::from_str(text).map_err(|e| BoundsError::Env(e.to_string()))?;
+        for (name, f) in &env.funcs {
+            if let Some(bad) = f.types.iter().find(|t| parse_type(t).is_none()) {
+                return Err(BoundsError::Env(format!("Func {name}: `{bad}` is not a type")));
+            }
+        }
+        Ok(env)
     }
 
     /// The value types of a Func, parsed (as the `.stmt` text spells them; `bool`, the
-    /// name Halide's front ends give `uint1`, is read as `uint1`).
+    /// name Halide's front ends give `uint1`, is read as `uint1`). `from_json` refuses an
+    /// env with a name that does not parse; one built by hand loses such a name here.
     pub fn func_types(&self, name: &str) -> Vec<loopir::Type> {
-        let parse = |t: &String| if t == "bool" { Some(loopir::Type::BOOL) } else { loopir::Type::parse(t) };
-        self.funcs.get(name).map(|f| f.types.iter().filter_map(parse).collect()).unwrap_or_default()
+        self.funcs
+            .get(name)
+            .map(|f| f.types.iter().filter_map(|t| parse_type(t)).collect())
+            .unwrap_or_default()
     }
 
     /// The parse env that types every Func's calls with its value types.
@@ -152,7 +161,30 @@ impl BoundsEnv {
     }
 }
 
+/// A Func value type of the env.
+fn parse_type(t: &str) -> Option<loopir::Type> {
+    if t == "bool" { Some(loopir::Type::BOOL) } else { loopir::Type::parse(t) }
+}
+
 /// Parses an env expression.
 pub fn parse_env_expr(text: &str) -> Result<Expr, BoundsError> {
     loopir::parse::parse_expr(text).map_err(|e| BoundsError::Env(format!("bad expression `{text}`: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_func_type_that_does_not_parse_is_refused_when_read() {
+        let env = |ty: &str| {
+            format!(
+                r#"{{"order": ["f"], "target": {{"profile": false}}, "outputs": [], "funcs": {{"f": {{"types": ["{ty}"], "args": ["x"]}}}}}}"#
+            )
+        };
+        let err = BoundsEnv::from_json(&env("int33x")).err().map(|e| e.to_string());
+        assert!(err.as_deref().is_some_and(|e| e.contains("Func f: `int33x` is not a type")), "{err:?}");
+        let ok = BoundsEnv::from_json(&env("bool")).map(|e| e.func_types("f"));
+        assert_eq!(ok.ok(), Some(vec![loopir::Type::BOOL]));
+    }
 }
