@@ -1342,6 +1342,37 @@ def pipelines():
         return out, [inp], [a, b, out], env
 
     @case
+    def wrapper_of_wrapper():
+        # A wrapper of a wrapper (f.in_(g), then that wrapper's own in_), each computed
+        # at a different level of its consumer.
+        inp = hl.ImageParam(f32, 2, "input")
+        f, g, out = hl.Func("f"), hl.Func("g"), hl.Func("out")
+        f[x, y] = inp[x, y] * 2
+        g[x, y] = f[x, y] + f[x + 1, y]
+        out[x, y] = g[x, y] + g[x, y + 1]
+        f.compute_root()
+        g.compute_root()
+        w1 = f.in_(g)
+        w1.compute_at(g, y)
+        w2 = w1.in_(g)
+        w2.compute_at(g, x)
+        env = pure_envs(f, w1, w2, g, out)
+        return out, [inp], [f, w1, w2, g, out], env
+
+    @case
+    def unrolled_outer_with_inner_producer():
+        # A producer computed inside an unrolled outer loop of its consumer, vectorized
+        # with a GuardWithIf tail.
+        inp = hl.ImageParam(u16, 2, "input")
+        a, out = hl.Func("a"), hl.Func("out")
+        a[x, y] = inp[x, y] + inp[x + 1, y]
+        out[x, y] = a[x, y] * 2 + a[x, y + 1]
+        out.split(y, yo, yi, 2).unroll(yi)
+        a.compute_at(out, yi).vectorize(x, 8, hl.TailStrategy.GuardWithIf)
+        env = pure_envs(a, out)
+        return out, [inp], [a, out], env
+
+    @case
     def ring_buffered_async_row():
         # An async producer whose storage is hoisted to the root and cycled through a
         # ring of two buffers: the semaphores and the ring index the producer writes at.
