@@ -313,7 +313,12 @@ fn walk_expr_inner<M: TryMutator + ?Sized>(m: &mut M, e: &Expr) -> Result<Expr, 
     })
 }
 
-fn mutate_ranges<M: TryMutator + ?Sized>(m: &mut M, rs: &[Range]) -> Result<Option<Vec<Range>>, M::Error> {
+/// Rewrites each range of a list (its min, then its extent), stopping at the first
+/// error; `None` if none changed.
+pub fn try_mutate_ranges<M: TryMutator + ?Sized>(
+    m: &mut M,
+    rs: &[Range],
+) -> Result<Option<Vec<Range>>, M::Error> {
     let mut any = false;
     let mut out = Vec::with_capacity(rs.len());
     for r in rs {
@@ -485,7 +490,7 @@ fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, 
         }
         StmtKind::Free { .. } => s.clone(),
         StmtKind::Realize { name, types, memory_type, bounds, condition, body } => {
-            let nb = mutate_ranges(m, bounds)?;
+            let nb = try_mutate_ranges(m, bounds)?;
             let c = m.try_mutate_expr(condition)?;
             let b = m.try_mutate_stmt(body)?;
             if nb.is_none() && !changed(condition, &c) && same(body, &b) {
@@ -502,7 +507,7 @@ fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, 
             }
         }
         StmtKind::Prefetch { name, types, bounds, prefetch, condition, body } => {
-            let nb = mutate_ranges(m, bounds)?;
+            let nb = try_mutate_ranges(m, bounds)?;
             let off = m.try_mutate_expr(&prefetch.offset)?;
             let c = m.try_mutate_expr(condition)?;
             let b = m.try_mutate_stmt(body)?;

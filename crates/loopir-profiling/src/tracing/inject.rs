@@ -7,8 +7,8 @@
 //! then its condition; an Allocate's extents, body, condition, then custom allocator.
 
 use loopir::equality::with_stack;
-use loopir::mutate::{TryMutator, try_mutate_exprs, try_walk_expr, try_walk_stmt};
-use loopir::{CallType, Expr, ExprKind, ForType, Name, Range, Stmt, StmtKind, Type, name};
+use loopir::mutate::{TryMutator, try_mutate_exprs, try_mutate_ranges, try_walk_expr, try_walk_stmt};
+use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type, name};
 
 use super::env::{EnvIndex, FuncTracing};
 use super::error::{TracingError, shorten};
@@ -263,32 +263,20 @@ impl<'a> Injector<'a> {
         let StmtKind::Realize { name: func, types, memory_type, bounds, condition, body } = s.kind() else {
             return Ok(s.clone());
         };
-        let (new_bounds, bounds_changed) = self.ranges(bounds)?;
+        let new_bounds = try_mutate_ranges(self, bounds)?;
         let new_body = self.try_mutate_stmt(body)?;
         let new_condition = self.try_mutate_expr(condition)?;
-        if !bounds_changed && new_body.same_as(body) && new_condition.same_as(condition) {
+        if new_bounds.is_none() && new_body.same_as(body) && new_condition.same_as(condition) {
             return Ok(s.clone());
         }
         Ok(Stmt::from_kind_unchecked(StmtKind::Realize {
             name: func.clone(),
             types: types.clone(),
             memory_type: *memory_type,
-            bounds: new_bounds,
+            bounds: new_bounds.unwrap_or_else(|| bounds.clone()),
             condition: new_condition,
             body: new_body,
         }))
-    }
-
-    /// Each range's min and extent rewritten, in order, and whether any changed.
-    fn ranges(&mut self, bounds: &[Range]) -> Result<(Vec<Range>, bool), TracingError> {
-        let mut changed = false;
-        let mut out = Vec::with_capacity(bounds.len());
-        for r in bounds {
-            let (min, extent) = (self.try_mutate_expr(&r.min)?, self.try_mutate_expr(&r.extent)?);
-            changed |= !min.same_as(&r.min) || !extent.same_as(&r.extent);
-            out.push(Range { min, extent });
-        }
-        Ok((out, changed))
     }
 
     fn realize(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
@@ -423,14 +411,14 @@ impl<'a> Injector<'a> {
         };
         let new_body = self.try_mutate_stmt(body)?;
         let new_condition = self.try_mutate_expr(condition)?;
-        let (new_bounds, bounds_changed) = self.ranges(bounds)?;
-        if !bounds_changed && new_body.same_as(body) && new_condition.same_as(condition) {
+        let new_bounds = try_mutate_ranges(self, bounds)?;
+        if new_bounds.is_none() && new_body.same_as(body) && new_condition.same_as(condition) {
             return Ok(s.clone());
         }
         Ok(Stmt::from_kind_unchecked(StmtKind::Prefetch {
             name: buf.clone(),
             types: types.clone(),
-            bounds: new_bounds,
+            bounds: new_bounds.unwrap_or_else(|| bounds.clone()),
             prefetch: prefetch.clone(),
             condition: new_condition,
             body: new_body,
