@@ -1102,20 +1102,13 @@ impl Walker<'_, '_> {
             Some(t) => ir::intrinsic(x.ty(), t, vec![x.clone()]),
             None => x.clone(),
         };
+        let (upper, lower) = limits(op, &rb, &one).unwrap_or((None, None));
         let mut new = old.clone();
-        if let (Some(h), Bound::Finite(m)) = (rb.hi(), &old.max) {
-            match op {
-                BinOp::Lt => new.max = Bound::Finite(ir::min(tagged(m), ir::sub(h.clone(), one.clone()))),
-                BinOp::Le | BinOp::Eq => new.max = Bound::Finite(ir::min(tagged(m), h.clone())),
-                _ => {}
-            }
+        if let (Some(h), Bound::Finite(m)) = (upper, &old.max) {
+            new.max = Bound::Finite(ir::min(tagged(m), h));
         }
-        if let (Some(l), Bound::Finite(m)) = (rb.lo(), &old.min) {
-            match op {
-                BinOp::Gt => new.min = Bound::Finite(ir::max(tagged(m), ir::add(l.clone(), one.clone()))),
-                BinOp::Ge | BinOp::Eq => new.min = Bound::Finite(ir::max(tagged(m), l.clone())),
-                _ => {}
-            }
+        if let (Some(l), Bound::Finite(m)) = (lower, &old.min) {
+            new.min = Bound::Finite(ir::max(tagged(m), l));
         }
         Some((v, new))
     }
@@ -1127,27 +1120,22 @@ impl Walker<'_, '_> {
         let old = self.bounds.lookup(&v).cloned()?;
         let rb = self.bounds.bounds(r);
         let one = ir::one(r.ty());
+        let (upper, lower) = limits(op, &rb, &one)?;
+        // A one-sided condition that leaves its side open restricts nothing.
+        let open = match op {
+            BinOp::Lt | BinOp::Le => upper.is_none(),
+            BinOp::Gt | BinOp::Ge => lower.is_none(),
+            _ => false,
+        };
+        if open {
+            return None;
+        }
         let mut new = old.clone();
-        let upper = |x: &Expr, strict: bool| if strict { ir::sub(x.clone(), one.clone()) } else { x.clone() };
-        let lower = |x: &Expr, strict: bool| if strict { ir::add(x.clone(), one.clone()) } else { x.clone() };
-        match op {
-            BinOp::Lt | BinOp::Le => match rb.hi() {
-                Some(h) => new.max = make_min(&old.max, &Bound::Finite(upper(h, op == BinOp::Lt))),
-                None => return None,
-            },
-            BinOp::Gt | BinOp::Ge => match rb.lo() {
-                Some(l) => new.min = make_max(&old.min, &Bound::Finite(lower(l, op == BinOp::Gt))),
-                None => return None,
-            },
-            BinOp::Eq => {
-                if let Some(h) = rb.hi() {
-                    new.max = make_min(&old.max, &Bound::Finite(h.clone()));
-                }
-                if let Some(l) = rb.lo() {
-                    new.min = make_max(&old.min, &Bound::Finite(l.clone()));
-                }
-            }
-            _ => return None,
+        if let Some(h) = upper {
+            new.max = make_min(&old.max, &Bound::Finite(h));
+        }
+        if let Some(l) = lower {
+            new.min = make_max(&old.min, &Bound::Finite(l));
         }
         let simplified = Interval {
             min: new.min.map(|e| self.simp.simplify(e)),
@@ -1162,6 +1150,25 @@ impl Walker<'_, '_> {
 enum Side {
     Left,
     Right,
+}
+
+/// The limits `v op r` puts on `v`, from the bounds `rb` of `r`: `(upper, lower)`, an
+/// upper one for `<` (`rb.hi - 1`), `<=` and `==` (`rb.hi`), a lower one for `>`
+/// (`rb.lo + 1`), `>=` and `==` (`rb.lo`), each `None` where `rb` leaves that end open;
+/// `None` for any other operator.
+fn limits(op: BinOp, rb: &Interval, one: &Expr) -> Option<(Option<Expr>, Option<Expr>)> {
+    let upper = match op {
+        BinOp::Lt => rb.hi().map(|h| ir::sub(h.clone(), one.clone())),
+        BinOp::Le | BinOp::Eq => rb.hi().cloned(),
+        BinOp::Gt | BinOp::Ge => None,
+        _ => return None,
+    };
+    let lower = match op {
+        BinOp::Gt => rb.lo().map(|l| ir::add(l.clone(), one.clone())),
+        BinOp::Ge | BinOp::Eq => rb.lo().cloned(),
+        _ => None,
+    };
+    Some((upper, lower))
 }
 
 /// Simplifies both ends; an end that folds to a signed-integer overflow becomes infinite
