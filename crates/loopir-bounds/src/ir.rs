@@ -265,6 +265,13 @@ pub fn overflow_marker(ty: Type, tag: i64) -> Expr {
     intrinsic(ty, "signed_integer_overflow", vec![Expr::i32(tag as i32)])
 }
 
+/// Whether a binary node with operands `a` and `b` pairs a float with a non-float: text
+/// the reference never prints (its IR is typed), which the parser keeps as written. The
+/// simplifier leaves such a node as it is, and its rules do not look inside one.
+pub fn operands_differ_in_kind(a: &Expr, b: &Expr) -> bool {
+    a.ty().is_float() != b.ty().is_float()
+}
+
 /// Whether `e` is an overflow marker (see [`overflow_marker`]).
 pub fn is_overflow_marker(e: &Expr) -> bool {
     is_intrinsic(e, "signed_integer_overflow")
@@ -833,12 +840,8 @@ pub fn purify_index_math(e: &Expr) -> Expr {
         if let Some(r) = memo.get(&e.as_ptr()) {
             return r.clone();
         }
-        let r =
-            with_stack(
-                || {
-                    if is_overflow_marker(e) { zero(e.ty()) } else { rebuild_with(e, |c| go(c, memo)) }
-                },
-            );
+        let purified = || if is_overflow_marker(e) { zero(e.ty()) } else { rebuild_with(e, |c| go(c, memo)) };
+        let r = with_stack(purified);
         memo.insert(e.as_ptr(), r.clone());
         r
     }

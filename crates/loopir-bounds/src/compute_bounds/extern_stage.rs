@@ -89,19 +89,12 @@ impl ExternDef {
 /// `copy_to_device` make a wrapper an extern `halide_buffer_copy` whose proxy is the
 /// wrapped call.
 pub(super) fn proxy_of(env: &BoundsEnv, f: &str, args: &[String]) -> Result<Option<Expr>, BoundsError> {
-    let Some(text) = env
-        .funcs
-        .get(f)
-        .and_then(|fe| fe.r#extern.as_ref())
-        .and_then(|value| value.get("proxy"))
-        .map(|p| {
-            p.as_str()
-                .ok_or_else(|| BoundsError::Env(format!("extern definition of {f}: proxy not a string")))
-        })
-        .transpose()?
+    let Some(proxy) = env.funcs.get(f).and_then(|fe| fe.r#extern.as_ref()).and_then(|v| v.get("proxy"))
     else {
         return Ok(None);
     };
+    let not_text = || BoundsError::Env(format!("extern definition of {f}: proxy not a string"));
+    let text = proxy.as_str().ok_or_else(not_text)?;
     let proxy = env.parse_expr(text)?;
     let qualified: rustc_hash::FxHashMap<loopir::Name, Expr> =
         args.iter().map(|a| (loopir::name(a), Expr::var_i32(format!("{f}.s0.{a}").as_str()))).collect();

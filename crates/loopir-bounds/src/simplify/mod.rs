@@ -247,12 +247,12 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 let new_args: Vec<Expr> = args.iter().map(|a| self.simplify(a)).collect();
                 let changed = new_args.iter().zip(args).any(|(n, o)| !n.same_as(o));
                 let rebuilt = if changed { ir::with_children(e, new_args) } else { e.clone() };
-                if matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) {
-                    let r = self.intrinsic(&rebuilt).unwrap_or(rebuilt);
-                    crate::pure_math::fold_call(&r).unwrap_or(r)
+                let r = if matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) {
+                    self.intrinsic(&rebuilt).unwrap_or(rebuilt)
                 } else {
-                    crate::pure_math::fold_call(&rebuilt).unwrap_or(rebuilt)
-                }
+                    rebuilt
+                };
+                crate::pure_math::fold_call(&r).unwrap_or(r)
             }
             ExprKind::Broadcast { value, lanes } => {
                 let v = self.simplify(value);

@@ -485,13 +485,12 @@ fn matches<'e>(p: &Pat, e: &'e Expr, b: &mut Bindings<'e>) -> bool {
             None => false,
         },
         Pat::Bool(v) => e.ty().is_bool() && if *v { ir::is_const_true(e) } else { ir::is_const_false(e) },
-        // A float operand beside an integer one is text the reference never prints (the
-        // parser keeps it as written): such a node is opaque to the rules, here as in
-        // `Simplifier::binary`. Looking inside, rules that move a constant across `==`
+        // A node whose operands differ in kind is opaque to the rules, as it is to
+        // `Simplifier::binary`: looking inside, rules that move a constant across `==`
         // rebuilt it on the other side as another such node, and two of them undid each
         // other forever.
         Pat::Bin(op, pa, pb) => match e.kind() {
-            ExprKind::Binary(o, a, c) if o == op && a.ty().is_float() == c.ty().is_float() => {
+            ExprKind::Binary(o, a, c) if o == op && !ir::operands_differ_in_kind(a, c) => {
                 matches(pa, a, b) && matches(pb, c, b)
             }
             _ => false,

@@ -948,10 +948,11 @@ pub(super) fn lt_rules() -> &'static RuleTable {
                 "c0 < x/c1",
                 "fold((c0 + 1)*c1 - 1) < x",
                 Some(|b| {
+                    let product = (b.c(0) + 1).checked_mul(b.c(1));
                     b.c(1) > 0
                         && b.fits(Some(b.c(0) + 1))
-                        && b.fits((b.c(0) + 1).checked_mul(b.c(1)))
-                        && b.fits((b.c(0) + 1).checked_mul(b.c(1)).map(|v| v - 1))
+                        && b.fits(product)
+                        && b.fits(product.map(|v| v - 1))
                 }),
                 When::INT | When::NO_OVERFLOW,
             ),

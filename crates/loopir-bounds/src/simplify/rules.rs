@@ -74,7 +74,7 @@ impl Simplifier<'_, '_, '_> {
 
     /// Applies the rules of `op` to simplified operands.
     pub fn binary(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
-        if a.ty().is_float() != b.ty().is_float() {
+        if ir::operands_differ_in_kind(&a, &b) {
             // A float operand with an integer one: text the reference never prints, which
             // the parser accepts as written. No rule is meant for them (some would rewrite
             // such a node back and forth forever), so the node stays as it is. (Operands
