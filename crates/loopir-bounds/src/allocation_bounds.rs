@@ -27,7 +27,7 @@ use crate::boxes::Region;
 use crate::boxes_touched::box_touched_in;
 use crate::cse::cse;
 use crate::ctx::{Ctx, Options};
-use crate::env::{BoundsEnv, ExplicitBound, parse_env_expr};
+use crate::env::{BoundsEnv, ExplicitBound};
 use crate::error::BoundsError;
 use crate::ir;
 use crate::relevance::Relevance;
@@ -108,7 +108,7 @@ impl AllocationBounds<'_> {
         let interval = region.bounds.get(i).ok_or_else(unbounded)?;
         let (Some(lo), Some(hi)) = (interval.lo(), interval.hi()) else { return Err(unbounded()) };
         let (touched_min, touched_max) = (self.simplified(lo), self.simplified(hi));
-        let explicit = self.explicit_bound(func, dim).cloned();
+        let explicit = self.explicit_bound(func, dim).map(ExplicitBound::parse).transpose()?;
         let mut min = touched_min.clone();
         let mut max = touched_max.clone();
         // As the reference: an explicit min and extent are taken as written, the max
@@ -117,12 +117,11 @@ impl AllocationBounds<'_> {
         let mut extent = None;
         if let Some(b) = &explicit {
             if let Some(m) = &b.min {
-                min = parse_env_expr(m)?;
+                min = m.clone();
             }
             if let Some(x) = &b.extent {
-                let x = parse_env_expr(x)?;
                 max = self.simplified(&ir::sub(ir::add(min.clone(), x.clone()), Expr::i32(1)));
-                extent = Some(x);
+                extent = Some(x.clone());
             }
         }
         let mut extent = extent
@@ -130,17 +129,15 @@ impl AllocationBounds<'_> {
         if let Some(b) = &explicit
             && let Some(modulus) = &b.modulus
         {
-            let modulus = parse_env_expr(modulus)?;
             match &b.remainder {
                 Some(r) => {
-                    let r = parse_env_expr(r)?;
-                    let (lo, plus_one) = crate::align::aligned_min_and_max_plus_one(&min, &max, &modulus, &r);
+                    let (lo, plus_one) = crate::align::aligned_min_and_max_plus_one(&min, &max, modulus, r);
                     extent = self.simplified(&ir::sub(plus_one.clone(), lo.clone()));
                     min = lo;
                     max = ir::sub(plus_one, Expr::i32(1));
                 }
                 None => {
-                    extent = self.simplified(&crate::align::rounded_up(&extent, &modulus));
+                    extent = self.simplified(&crate::align::rounded_up(&extent, modulus));
                     max = self.simplified(&ir::sub(ir::add(min.clone(), extent.clone()), Expr::i32(1)));
                 }
             }

@@ -126,6 +126,35 @@ pub struct ExplicitBound {
     pub remainder: Option<String>,
 }
 
+/// An [`ExplicitBound`] with its expressions parsed.
+#[derive(Clone, Debug)]
+pub struct ParsedBound {
+    /// The pure variable.
+    pub var: String,
+    /// Min.
+    pub min: Option<Expr>,
+    /// Extent.
+    pub extent: Option<Expr>,
+    /// Alignment modulus.
+    pub modulus: Option<Expr>,
+    /// Alignment remainder.
+    pub remainder: Option<Expr>,
+}
+
+impl ExplicitBound {
+    /// The bound with its expressions parsed.
+    pub fn parse(&self) -> Result<ParsedBound, BoundsError> {
+        let parse = |t: &Option<String>| t.as_deref().map(parse_env_expr).transpose();
+        Ok(ParsedBound {
+            var: self.var.clone(),
+            min: parse(&self.min)?,
+            extent: parse(&self.extent)?,
+            modulus: parse(&self.modulus)?,
+            remainder: parse(&self.remainder)?,
+        })
+    }
+}
+
 impl BoundsEnv {
     /// Parses an env document.
     pub fn from_json(text: &str) -> Result<BoundsEnv, BoundsError> {

@@ -10,7 +10,7 @@ use crate::bounds_of_expr::FuncValueBounds;
 use crate::boxes::{Region, merge_boxes};
 use crate::boxes_touched::boxes_required;
 use crate::ctx::Ctx;
-use crate::env::{BoundsEnv, RVar, parse_env_expr};
+use crate::env::{BoundsEnv, ExplicitBound, ParsedBound, RVar, parse_env_expr};
 use crate::error::BoundsError;
 use crate::interval::Interval;
 use crate::ir;
@@ -53,20 +53,6 @@ pub(super) struct Stage {
     pub store_level: Option<Name>,
     /// The extern definition of an extern stage.
     pub extern_def: Option<ExternDef>,
-}
-
-/// An explicit bound with its expressions parsed.
-pub(super) struct ParsedBound {
-    /// The pure variable.
-    pub var: String,
-    /// Min.
-    pub min: Option<Expr>,
-    /// Extent.
-    pub extent: Option<Expr>,
-    /// Alignment modulus.
-    pub modulus: Option<Expr>,
-    /// Alignment remainder.
-    pub remainder: Option<Expr>,
 }
 
 impl Stage {
@@ -661,17 +647,11 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
                 extern_def,
             });
         }
-        let parse = |t: &Option<String>| t.as_deref().map(parse_env_expr).transpose();
-        let mut explicit = Vec::new();
-        for b in func_env.map_or(&[][..], |fe| fe.bounds.as_slice()) {
-            explicit.push(ParsedBound {
-                var: b.var.clone(),
-                min: parse(&b.min)?,
-                extent: parse(&b.extent)?,
-                modulus: parse(&b.modulus)?,
-                remainder: parse(&b.remainder)?,
-            });
-        }
+        let explicit = func_env
+            .map_or(&[][..], |fe| fe.bounds.as_slice())
+            .iter()
+            .map(ExplicitBound::parse)
+            .collect::<Result<Vec<_>, _>>()?;
         // Every stage of a Func defined in the text needs a Provide. Checked before a slot
         // is made per stage: a stage number from the text can be any size.
         if !is_extern {
@@ -766,16 +746,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             });
         }
         for st in &mut stages[first..] {
-            st.explicit = explicit
-                .iter()
-                .map(|b| ParsedBound {
-                    var: b.var.clone(),
-                    min: b.min.clone(),
-                    extent: b.extent.clone(),
-                    modulus: b.modulus.clone(),
-                    remainder: b.remainder.clone(),
-                })
-                .collect();
+            st.explicit = explicit.clone();
         }
     }
     Ok(stages)
