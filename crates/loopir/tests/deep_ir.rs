@@ -118,16 +118,22 @@ fn a_million_statement_block_survives_every_walk() {
     });
 }
 
+/// `let t0 = x`, then `let t<i> = t<i-1> + 1` up to `t<n-1>`, around `f(t<n-1>, last)`.
+fn let_chain(n: usize, last: &str) -> String {
+    let mut text = String::with_capacity(n * 24);
+    text.push_str("let t0 = x\n");
+    for i in 1..n {
+        let _ = writeln!(text, "let t{i} = t{} + 1", i - 1);
+    }
+    let _ = writeln!(text, "f(t{}, {last})", n - 1);
+    text
+}
+
 #[test]
 fn a_300k_let_chain_survives_every_walk() {
     on_8mib_stack("lets", || {
         const N: usize = 300_000;
-        let mut text = String::with_capacity(N * 24);
-        text.push_str("let t0 = x\n");
-        for i in 1..N {
-            let _ = writeln!(text, "let t{i} = t{} + 1", i - 1);
-        }
-        let _ = writeln!(text, "f(t{}, x)", N - 1);
+        let text = let_chain(N, "x");
         // The chain's head and the final Evaluate as statements, N bindings; values:
         // 1 + 3 (N-1); the call: 3.
         let s = parse_print_identity_visit(&text, (2, N, 1 + 3 * (N - 1) + 3));
@@ -355,12 +361,7 @@ impl TryMutator for Refuse {
 fn a_failing_rewrite_stops_inside_a_300k_let_chain_and_leaves_every_binding() {
     on_8mib_stack("failing lets", || {
         const N: usize = 300_000;
-        let mut text = String::with_capacity(N * 24);
-        text.push_str("let t0 = x\n");
-        for i in 1..N {
-            let _ = writeln!(text, "let t{i} = t{} + 1", i - 1);
-        }
-        let _ = writeln!(text, "f(t{}, z)", N - 1);
+        let text = let_chain(N, "z");
         let s = parse_stmt(&text).unwrap_or_else(|e| panic!("parse: {e}"));
         // `z` is in the final body, inside every binding: each one left on the way out.
         let mut m = Refuse { name: "z", depth: 0, deepest: 0 };
