@@ -225,7 +225,7 @@ pub struct PrefetchDirective {
 }
 
 /// The kinds of statement node and their fields.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum StmtKind {
     /// `let name = value` for the statements of `body`.
     LetStmt {
@@ -484,70 +484,20 @@ impl Stmt {
         if self.body()?.same_as(&body) {
             return Some(self.clone());
         }
-        let kind = match self.kind() {
-            StmtKind::LetStmt { name, value, .. } => {
-                StmtKind::LetStmt { name: name.clone(), value: value.clone(), body }
-            }
-            StmtKind::ProducerConsumer { name, is_producer, .. } => {
-                StmtKind::ProducerConsumer { name: name.clone(), is_producer: *is_producer, body }
-            }
-            StmtKind::For { name, min, max, for_type, device_api, partition_policy, .. } => StmtKind::For {
-                name: name.clone(),
-                min: min.clone(),
-                max: max.clone(),
-                for_type: *for_type,
-                device_api: *device_api,
-                partition_policy: *partition_policy,
-                body,
-            },
-            StmtKind::Allocate {
-                name,
-                ty,
-                memory_type,
-                extents,
-                condition,
-                new_expr,
-                free_function,
-                padding,
-                ..
-            } => StmtKind::Allocate {
-                name: name.clone(),
-                ty: *ty,
-                memory_type: *memory_type,
-                extents: extents.clone(),
-                condition: condition.clone(),
-                new_expr: new_expr.clone(),
-                free_function: free_function.clone(),
-                padding: *padding,
-                body,
-            },
-            StmtKind::Realize { name, types, memory_type, bounds, condition, .. } => StmtKind::Realize {
-                name: name.clone(),
-                types: types.clone(),
-                memory_type: *memory_type,
-                bounds: bounds.clone(),
-                condition: condition.clone(),
-                body,
-            },
-            StmtKind::Prefetch { name, types, bounds, prefetch, condition, .. } => StmtKind::Prefetch {
-                name: name.clone(),
-                types: types.clone(),
-                bounds: bounds.clone(),
-                prefetch: prefetch.clone(),
-                condition: condition.clone(),
-                body,
-            },
-            StmtKind::Acquire { semaphore, count, .. } => {
-                StmtKind::Acquire { semaphore: semaphore.clone(), count: count.clone(), body }
-            }
-            StmtKind::Atomic { producer_name, mutex_name, .. } => StmtKind::Atomic {
-                producer_name: producer_name.clone(),
-                mutex_name: mutex_name.clone(),
-                body,
-            },
-            StmtKind::HoistedStorage { name, .. } => StmtKind::HoistedStorage { name: name.clone(), body },
+        // Every other field is shared: cloning the node clones handles.
+        let mut kind = self.kind().clone();
+        match &mut kind {
+            StmtKind::LetStmt { body: old, .. }
+            | StmtKind::ProducerConsumer { body: old, .. }
+            | StmtKind::For { body: old, .. }
+            | StmtKind::Allocate { body: old, .. }
+            | StmtKind::Realize { body: old, .. }
+            | StmtKind::Prefetch { body: old, .. }
+            | StmtKind::Acquire { body: old, .. }
+            | StmtKind::Atomic { body: old, .. }
+            | StmtKind::HoistedStorage { body: old, .. } => *old = body,
             _ => return None,
-        };
+        }
         Some(Stmt::from_kind_unchecked(kind))
     }
 
