@@ -1587,8 +1587,9 @@ def realization_order(log, guess):
     (inlined ones) keep their place in the case's own `guess`."""
     injected = [g.split(", ") for g in re.findall(r"^Injecting realization of \{ (.*) \}$", log, re.M)]
     realized = [f for group in reversed(injected) for f in group]
-    if sorted(realized) != sorted(f for f in guess if f in realized):
-        return guess
+    missing = [f for f in realized if f not in guess]
+    if missing:
+        raise RuntimeError(f"the case's order lacks realized Funcs {missing}")
     it = iter(realized)
     return [next(it) if f in realized else f for f in guess]
 
