@@ -14,9 +14,11 @@
 //! ```
 
 pub mod address_map;
+pub mod build;
 pub mod equality;
 pub mod error;
 pub mod expr;
+pub mod intrinsic;
 pub mod mutate;
 pub mod name_map;
 pub mod parse;
@@ -30,6 +32,7 @@ pub use error::IrError;
 pub use expr::{
     BinOp, CallType, Expr, ExprAddress, ExprKind, ExprNode, ModulusRemainder, Name, VectorReduceOp, name,
 };
+pub use intrinsic::{Arity, Intrinsic, IntrinsicKind};
 pub use mutate::{Mutator, TryMutator};
 pub use parse::{
     ParseEnv, ParseError, ParseErrorKind, parse_expr, parse_expr_with_env, parse_stmt, parse_stmt_bytes,

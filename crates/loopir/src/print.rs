@@ -16,6 +16,7 @@ use rustc_hash::FxHashMap;
 
 use crate::equality::with_stack;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, Name};
+use crate::intrinsic::Intrinsic;
 use crate::stmt::{Range, Stmt, StmtKind};
 use crate::types::{Type, TypeCode};
 
@@ -101,10 +102,10 @@ fn bitwise_infix(name: &str, call_type: CallType, nargs: usize) -> Option<&'stat
     if !matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) || nargs != 2 {
         return None;
     }
-    match name {
-        "bitwise_or" => Some(" | "),
-        "bitwise_and" => Some(" & "),
-        "bitwise_xor" => Some(" ^ "),
+    match Intrinsic::from_name(name)? {
+        Intrinsic::BitwiseOr => Some(" | "),
+        Intrinsic::BitwiseAnd => Some(" & "),
+        Intrinsic::BitwiseXor => Some(" ^ "),
         _ => None,
     }
 }
@@ -350,10 +351,7 @@ impl Printer {
                     self.out.push_str(sym);
                     self.expr(&args[1], false);
                     self.close(implicit);
-                } else if name.as_ref() == "bitwise_not"
-                    && matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic)
-                    && args.len() == 1
-                {
+                } else if args.len() == 1 && e.is_intrinsic(Intrinsic::BitwiseNot) {
                     self.out.push_str("~(");
                     self.expr(&args[0], true);
                     self.out.push(')');

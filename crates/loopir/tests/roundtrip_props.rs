@@ -42,10 +42,9 @@
 
 mod common;
 
-use loopir::parse::{is_impure_intrinsic, is_intrinsic};
 use loopir::{
-    BinOp, CType, CallType, DeviceApi, Expr, ExprKind, ForType, MemoryType, ModulusRemainder, Mutator, Name,
-    PrefetchDirective, PrintOptions, Range, Stmt, StmtKind, Type, VectorReduceOp, parse_stmt,
+    BinOp, CType, CallType, DeviceApi, Expr, ExprKind, ForType, Intrinsic, MemoryType, ModulusRemainder,
+    Mutator, Name, PrefetchDirective, PrintOptions, Range, Stmt, StmtKind, Type, VectorReduceOp, parse_stmt,
     stmt_to_string_with,
 };
 use proptest::prelude::*;
@@ -389,11 +388,7 @@ impl Gen {
     fn call(&mut self, t: Type, d: usize) -> Expr {
         let names = ["ext0", "ext1", "likely", "make_struct", "abs", "shift_left", "ext2"];
         let name = names[self.pick(names.len())];
-        let call_type = if is_intrinsic(name) {
-            if is_impure_intrinsic(name) { CallType::Intrinsic } else { CallType::PureIntrinsic }
-        } else {
-            CallType::Extern
-        };
+        let call_type = Intrinsic::from_name(name).map_or(CallType::Extern, Intrinsic::call_type);
         let nargs = self.pick(4);
         let args = (0..nargs)
             .map(|_| {

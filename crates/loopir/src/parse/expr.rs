@@ -6,14 +6,14 @@ use std::sync::Arc;
 use super::{Binding, ParseError, ParseErrorKind, Parser, Typed};
 use crate::equality::with_stack;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, ModulusRemainder, Name, VectorReduceOp};
-use crate::parse::env::{is_impure_intrinsic, is_intrinsic};
+use crate::intrinsic::Intrinsic;
 use crate::types::{Type, TypeCode};
 
 /// An infix operator: a binary node or one of the bitwise intrinsic calls.
 #[derive(Clone, Copy)]
 enum Infix {
     Bin(BinOp),
-    Bitwise(&'static str),
+    Bitwise(Intrinsic),
 }
 
 /// Infix spellings, longest first where one is a prefix of another.
@@ -31,9 +31,9 @@ const INFIXES: &[(&str, Infix)] = &[
     (" > ", Infix::Bin(BinOp::Gt)),
     (" && ", Infix::Bin(BinOp::And)),
     (" || ", Infix::Bin(BinOp::Or)),
-    (" | ", Infix::Bitwise("bitwise_or")),
-    (" & ", Infix::Bitwise("bitwise_and")),
-    (" ^ ", Infix::Bitwise("bitwise_xor")),
+    (" | ", Infix::Bitwise(Intrinsic::BitwiseOr)),
+    (" & ", Infix::Bitwise(Intrinsic::BitwiseAnd)),
+    (" ^ ", Infix::Bitwise(Intrinsic::BitwiseXor)),
 ];
 
 fn sure(e: Expr) -> Typed {
@@ -188,19 +188,10 @@ fn binary(op: BinOp, a: Typed, b: Typed) -> Typed {
     Typed { e: Expr::from_node_unchecked(ty, ExprKind::Binary(op, a, b)), sure: s }
 }
 
-fn bitwise(name: &'static str, a: Typed, b: Typed) -> Typed {
+fn bitwise(op: Intrinsic, a: Typed, b: Typed) -> Typed {
     let (a, b, s) = unify(a, b);
     let ty = a.ty();
-    let e = Expr::from_node_unchecked(
-        ty,
-        ExprKind::Call {
-            name: Name::from(name),
-            args: vec![a, b],
-            call_type: CallType::PureIntrinsic,
-            value_index: 0,
-        },
-    );
-    Typed { e, sure: s }
+    Typed { e: op.call(ty, vec![a, b]), sure: s }
 }
 
 impl<'a> Parser<'a> {
@@ -316,15 +307,7 @@ impl<'a> Parser<'a> {
                 let a = self.expr_implicit()?;
                 self.expect(")")?;
                 let ty = a.e.ty();
-                let e = Expr::from_node_unchecked(
-                    ty,
-                    ExprKind::Call {
-                        name: Name::from("bitwise_not"),
-                        args: vec![a.e],
-                        call_type: CallType::PureIntrinsic,
-                        value_index: 0,
-                    },
-                );
+                let e = Intrinsic::BitwiseNot.call(ty, vec![a.e]);
                 Ok(Typed { e, sure: a.sure })
             }
             b'"' => self.string(),
@@ -631,8 +614,8 @@ impl<'a> Parser<'a> {
             CallType::Halide
         } else if self.env.images.contains_key(name) {
             CallType::Image
-        } else if is_intrinsic(name) {
-            if is_impure_intrinsic(name) { CallType::Intrinsic } else { CallType::PureIntrinsic }
+        } else if let Some(intrinsic) = Intrinsic::from_name(name) {
+            intrinsic.call_type()
         } else {
             CallType::Extern
         }
@@ -659,9 +642,9 @@ impl<'a> Parser<'a> {
         let mut call_type = self.call_type_of(&name);
         // An intrinsic `bitwise_or/and/xor` of two operands prints infix and `bitwise_not` of
         // one prints `~(...)`: written as a call, the callee is an extern of the same name.
-        let infix_arity = match name.as_ref() {
-            "bitwise_or" | "bitwise_and" | "bitwise_xor" => Some(2),
-            "bitwise_not" => Some(1),
+        let infix_arity = match Intrinsic::from_name(&name) {
+            Some(Intrinsic::BitwiseOr | Intrinsic::BitwiseAnd | Intrinsic::BitwiseXor) => Some(2),
+            Some(Intrinsic::BitwiseNot) => Some(1),
             _ => None,
         };
         if infix_arity == Some(args.len())

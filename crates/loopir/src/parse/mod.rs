@@ -19,7 +19,7 @@ mod error;
 mod expr;
 mod stmt;
 
-pub use env::{ParseEnv, is_impure_intrinsic, is_intrinsic};
+pub use env::ParseEnv;
 pub use error::{ParseError, ParseErrorKind};
 
 use rustc_hash::FxHashMap;
