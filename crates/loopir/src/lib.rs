@@ -14,20 +14,29 @@
 //! ```
 
 pub mod address_map;
+pub mod binder;
 pub mod build;
+pub mod constant;
+pub mod dag;
 pub mod equality;
 pub mod error;
 pub mod expr;
+pub mod free_vars;
+pub mod hash;
 pub mod intrinsic;
+pub mod make;
 pub mod mutate;
 pub mod name_map;
 pub mod parse;
 pub mod print;
+pub mod stack;
 pub mod stmt;
+pub mod substitute;
 pub(crate) mod teardown;
 pub mod types;
 pub mod visit;
 
+pub use binder::Binder;
 pub use error::IrError;
 pub use expr::{
     BinOp, CallType, Expr, ExprAddress, ExprKind, ExprNode, ModulusRemainder, Name, VectorReduceOp, name,
@@ -39,7 +48,9 @@ pub use parse::{
     parse_stmt_with_env,
 };
 pub use print::{PrintOptions, expr_to_string, stmt_to_string, stmt_to_string_with};
-pub use stmt::{DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind};
+pub use stmt::{
+    DeviceApi, ForType, MemoryType, MinExtent, MinMax, PartitionPolicy, PrefetchDirective, Stmt, StmtKind,
+};
 pub use types::{CType, Type, TypeCode};
 pub use visit::Visitor;
 

@@ -14,10 +14,10 @@ use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
-use crate::equality::with_stack;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, Name};
 use crate::intrinsic::Intrinsic;
-use crate::stmt::{Range, Stmt, StmtKind};
+use crate::stack::with_stack;
+use crate::stmt::{MinExtent, Stmt, StmtKind};
 use crate::types::{Type, TypeCode};
 
 /// Options of the printer.
@@ -447,7 +447,7 @@ impl Printer {
         self.out.push(')');
     }
 
-    fn bounds(&mut self, bounds: &[Range]) {
+    fn bounds(&mut self, bounds: &[MinExtent]) {
         for (i, r) in bounds.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");

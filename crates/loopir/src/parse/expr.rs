@@ -4,9 +4,9 @@
 use std::sync::Arc;
 
 use super::{Binding, ParseError, ParseErrorKind, Parser, Typed};
-use crate::equality::with_stack;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, ModulusRemainder, Name, VectorReduceOp};
 use crate::intrinsic::Intrinsic;
+use crate::stack::with_stack;
 use crate::types::{Type, TypeCode};
 
 /// An infix operator: a binary node or one of the bitwise intrinsic calls.
