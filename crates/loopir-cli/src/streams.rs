@@ -65,17 +65,18 @@ mod start_state {
         CLOSED.get(fd).is_some_and(|c| c.load(Ordering::Relaxed))
     }
 
-    // SAFETY: `fcntl` is the C library's, which the standard library links on Linux; with
-    // F_GETFD it takes no third argument, reads nothing from memory and only answers
-    // whether the descriptor is open.
+    // `fcntl` is the C library's, which the standard library links on Linux.
     unsafe extern "C" {
-        safe fn fcntl(fd: i32, cmd: i32, ...) -> i32;
+        fn fcntl(fd: i32, cmd: i32, ...) -> i32;
     }
     const F_GETFD: i32 = 1;
 
     extern "C" fn record() {
         for (fd, closed) in (0..).zip(&CLOSED) {
-            closed.store(fcntl(fd, F_GETFD) == -1, Ordering::Relaxed);
+            // SAFETY: with F_GETFD, `fcntl` takes no third argument, reads no memory and
+            // only answers whether the descriptor is open (-1 if not).
+            let flags = unsafe { fcntl(fd, F_GETFD) };
+            closed.store(flags == -1, Ordering::Relaxed);
         }
     }
 
