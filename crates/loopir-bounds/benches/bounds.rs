@@ -9,13 +9,13 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use loopir::constant;
+use loopir::make;
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use loopir_bounds::compute_bounds::computation_bounds_inference_with;
 use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
-use loopir_bounds::{
-    Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
-    workloads as w,
-};
+use loopir_bounds::{FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w};
+use loopir_simplify::{Ctx, Interval, Scope};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -190,7 +190,7 @@ fn benches(c: &mut Criterion) {
     let f32t = loopir::Type::float(32, 1);
     let _ = p.push(
         "p",
-        Interval::new(loopir_bounds::ir::make_float(f32t, 0.5), loopir_bounds::ir::make_float(f32t, 2.0)),
+        Interval::new(constant::make_float(f32t, 0.5), constant::make_float(f32t, 2.0)),
     );
     expr_group(c, "B10_horner", &[50, 100, 250, 500], w::horner, &p, false);
     expr_group(c, "B11_bitwise_chain", &[16, 64, 256, 1024], w::bitwise_chain, &x10, true);
@@ -216,7 +216,7 @@ fn benches(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(1));
     for n in [1_000usize, 10_000, 100_000] {
         let s = w::wide_scope(n);
-        let e = loopir_bounds::ir::add(loopir::Expr::var_i32("x"), loopir::Expr::i32(1));
+        let e = make::add(loopir::Expr::var_i32("x"), loopir::Expr::i32(1));
         g.bench_with_input(BenchmarkId::from_parameter(n), &s, |b, s| {
             b.iter(|| {
                 black_box(bounds_of_expr_in_scope(&Ctx::new(), &e, s, &FuncValueBounds::default(), false))

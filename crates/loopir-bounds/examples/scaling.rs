@@ -17,14 +17,14 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use loopir::constant;
 use std::time::Instant;
 
-use loopir_bounds::cse::{print_bound, print_boxes};
-use loopir_bounds::ir::{dag_size, dag_size_of};
-use loopir_bounds::{
-    Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
-    workloads as w,
-};
+use loopir_bounds::boxes::print_boxes;
+use loopir_simplify::cse::print_bound;
+use loopir::dag::{dag_size, dag_size_of};
+use loopir_bounds::{FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w};
+use loopir_simplify::{Ctx, Interval, Scope};
 
 /// The size given as the second argument: run that size once (for profilers).
 fn single_size() -> Option<usize> {
@@ -226,7 +226,7 @@ fn dag_nodes(s: &loopir::Stmt) -> usize {
     impl loopir::visit::Visitor for Count {
         fn visit_expr(&mut self, e: &loopir::Expr) {
             if self.exprs.insert(e.as_ptr()) {
-                loopir::visit::walk_expr(self, e)
+                self.super_expr(e)
             }
         }
         fn visit_stmt(&mut self, s: &loopir::Stmt) {
@@ -234,10 +234,12 @@ fn dag_nodes(s: &loopir::Stmt) -> usize {
             if !matches!(s.kind(), loopir::StmtKind::LetStmt { .. }) {
                 self.stmts += 1;
             }
-            loopir::visit::walk_stmt(self, s)
+            self.super_stmt(s)
         }
-        fn enter_let_stmt(&mut self, _name: &loopir::Name, _value: &loopir::Expr) {
-            self.stmts += 1;
+        fn enter_scope(&mut self, binder: &loopir::Binder<'_>) {
+            if let loopir::Binder::LetStmt { .. } = binder {
+                self.stmts += 1;
+            }
         }
     }
     let mut c = Count::default();
@@ -253,7 +255,7 @@ fn table_walk<'a, S: std::hash::BuildHasher + Default + 'a>(n: usize) -> Run<'a>
     impl<S: std::hash::BuildHasher> loopir::visit::Visitor for Record<S> {
         fn visit_expr(&mut self, e: &loopir::Expr) {
             self.0.insert(e.as_ptr(), e.clone());
-            loopir::visit::walk_expr(self, e)
+            self.super_expr(e)
         }
     }
     let s = w::let_chain_stmt(n);
@@ -316,7 +318,7 @@ fn main() {
     let f32t = loopir::Type::float(32, 1);
     let _ = p.push(
         "p",
-        Interval::new(loopir_bounds::ir::make_float(f32t, 0.5), loopir_bounds::ir::make_float(f32t, 2.0)),
+        Interval::new(constant::make_float(f32t, 0.5), constant::make_float(f32t, 2.0)),
     );
     report("B1 let_chain_expr", &[1024, 2048, 4096, 8192], |n| expr(w::let_chain_expr, &x100, n, false));
     report("square_let_chain", &[1000, 2000, 4000, 8000], |n| expr(w::square_let_chain, &sym, n, false));

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use loopir::parse::{ParseEnv, parse_stmt_with_env};
-use loopir_bounds::Ctx;
+use loopir_simplify::Ctx;
 
 #[path = "support/cases.rs"]
 mod cases;

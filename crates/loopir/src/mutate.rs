@@ -167,6 +167,13 @@ impl Expr {
         infallible(self.try_map_children(|c| Ok(f(c))))
     }
 
+    /// This node with its direct children replaced by `new`, given in the order of
+    /// [`Expr::children`] (a missing child is kept); the same handle if none changed.
+    pub fn with_children(&self, new: impl IntoIterator<Item = Expr>) -> Expr {
+        let mut new = new.into_iter();
+        self.map_children(|old| new.next().unwrap_or_else(|| old.clone()))
+    }
+
     /// As [`Expr::map_children`], stopping at the first error.
     pub fn try_map_children<E>(&self, f: impl FnMut(&Expr) -> Result<Expr, E>) -> Result<Expr, E> {
         try_walk_expr(&mut EachChild(f), self)

@@ -45,6 +45,21 @@ pub fn expr_to_string(e: &Expr) -> String {
     expr_to_string_with(e, PrintOptions::default())
 }
 
+/// Prints an expression as it reads at statement level (the value of a `let`, the
+/// condition of an `if`): Halide's text without the parentheses its stream operator puts
+/// around an infix operation, a `let` or a predicated load.
+///
+/// ```
+/// let e = loopir::parse_expr("(x + 1)*y").unwrap();
+/// assert_eq!(loopir::print::expr_to_string_implicit(&e), "(x + 1)*y");
+/// assert_eq!(e.to_string(), "((x + 1)*y)");
+/// ```
+pub fn expr_to_string_implicit(e: &Expr) -> String {
+    let mut p = Printer::new(PrintOptions::default());
+    p.expr(e, true);
+    p.out
+}
+
 /// Prints an expression with options.
 pub fn expr_to_string_with(e: &Expr, options: PrintOptions) -> String {
     let mut p = Printer::new(options);

@@ -1,10 +1,11 @@
 //! Extern stages (spec §2.1.8): the bounds-query protocol of an extern Func without a proxy
 //! expression, from its description in the bounds env.
 
+use loopir::substitute;
 use loopir::parse::{parse_expr, parse_stmt};
 use loopir::{Expr, Stmt, Type};
 
-use crate::ctx::Ctx;
+use loopir_simplify::ctx::Ctx;
 use crate::env::{BoundsEnv, parse_env_expr};
 use crate::error::BoundsError;
 
@@ -98,7 +99,7 @@ pub(super) fn proxy_of(env: &BoundsEnv, f: &str, args: &[String]) -> Result<Opti
     let proxy = env.parse_expr(text)?;
     let qualified: rustc_hash::FxHashMap<loopir::Name, Expr> =
         args.iter().map(|a| (loopir::name(a), Expr::var_i32(format!("{f}.s0.{a}").as_str()))).collect();
-    Ok(Some(crate::ir::substitute(&qualified, &proxy)))
+    Ok(Some(substitute::substitute(&qualified, &proxy)))
 }
 
 fn type_code(t: Type) -> Result<(u8, u8), BoundsError> {

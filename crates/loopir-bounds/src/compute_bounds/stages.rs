@@ -1,6 +1,10 @@
 //! The stage list read from the text (spec §2.3.3, §2.3.4) and the consumer analysis
 //! (§2.1.3).
 
+use loopir::constant;
+use loopir::equality;
+use loopir::make;
+use loopir::substitute;
 use std::rc::Rc;
 
 use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind};
@@ -9,12 +13,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::boxes::{Region, merge_boxes};
 use crate::boxes_touched::boxes_required;
-use crate::ctx::Ctx;
+use loopir_simplify::ctx::Ctx;
 use crate::env::{BoundsEnv, ExplicitBound, ParsedBound, RVar, parse_env_expr};
 use crate::error::BoundsError;
-use crate::interval::Interval;
-use crate::ir;
-use crate::scope::Scope;
+use loopir_simplify::interval::Interval;
+use loopir_simplify::scope::Scope;
 
 use super::extern_stage::{ExternArg, ExternDef, buffer_get};
 use super::unsupported;
@@ -404,7 +407,7 @@ impl Facts {
 /// `select(c, t, f)` with a pure condition becomes `if_then_else(c, t, f)`, so that the
 /// untaken side need not be covered (§2.1.2).
 fn selects_to_if_then_else(e: &Expr) -> Expr {
-    let inner = ir::rebuild_with(e, selects_to_if_then_else);
+    let inner = e.map_children(selects_to_if_then_else);
     match inner.kind() {
         ExprKind::Select(c, t, f) if t.ty().is_scalar() && is_pure(c) => {
             Expr::call(t.ty(), "if_then_else", vec![c.clone(), t.clone(), f.clone()], CallType::PureIntrinsic)
@@ -416,7 +419,7 @@ fn selects_to_if_then_else(e: &Expr) -> Expr {
 fn is_pure(e: &Expr) -> bool {
     let own = match e.kind() {
         ExprKind::Call { name, call_type, value_index, .. } => !matches!(
-            crate::pure_math::effective_call_type(name, *call_type, *value_index),
+            loopir_simplify::pure_math::effective_call_type(name, *call_type, *value_index),
             CallType::Extern | CallType::ExternCPlusPlus | CallType::Intrinsic
         ),
         _ => true,
@@ -429,10 +432,10 @@ fn replace_exprs(e: &Expr, replacements: &[(Expr, Expr)]) -> Expr {
     if replacements.is_empty() {
         return e.clone();
     }
-    if let Some((_, r)) = replacements.iter().find(|(pat, _)| ir::equal(pat, e)) {
+    if let Some((_, r)) = replacements.iter().find(|(pat, _)| equality::equal(pat, e)) {
         return r.clone();
     }
-    ir::rebuild_with(e, |c| replace_exprs(c, replacements))
+    e.map_children(|c| replace_exprs(c, replacements))
 }
 
 /// The left-hand-side expressions (updates only) and the values of one definition, with
@@ -451,7 +454,7 @@ fn definition_exprs(
     if k == 0 {
         for (d, a) in p.args.iter().enumerate() {
             let pure = format!("{f}.s0.{}", args.get(d).map_or("", String::as_str));
-            if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !ir::is_const(a) {
+            if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !constant::is_const(a) {
                 replacements.push((a.clone(), Expr::var_i32(pure.as_str())));
                 if let Some(Some(value)) = p.resolved.get(d) {
                     replacements.push((value.clone(), Expr::var_i32(pure.as_str())));
@@ -469,7 +472,7 @@ fn definition_exprs(
     // The loop-nest builder inlined every let before substituting the split and then
     // CSE'd the result into `t<N>` lets; inlined again, the substituted expression shows.
     let unshare = |v: &Expr| {
-        if replacements.is_empty() { v.clone() } else { ir::inline_lets(v, is_loop_nest_temp) }
+        if replacements.is_empty() { v.clone() } else { substitute::inline_lets(v, is_loop_nest_temp) }
     };
     let values = p.values.iter().map(|v| wrap(replace_exprs(&unshare(v), &replacements))).collect();
     [lhs, values]
@@ -494,7 +497,7 @@ type Piece<'a> = (&'a [(Expr, bool)], [Vec<Expr>; 2]);
 /// pairs come first, then the specializations' from the last to the first; conditions are
 /// simplified; a list whose values are all equal collapses to one pair with condition true.
 fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<CondValue>; 2], BoundsError> {
-    let t = || ir::make_bool(true, 1);
+    let t = || constant::make_bool(true, 1);
     let mut result: [Vec<CondValue>; 2] = [Vec::new(), Vec::new()];
     match pieces {
         [] => return Err(unsupported(format!("a specialization of {stage} that defines nothing"))),
@@ -511,7 +514,7 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
             "specializations of {stage} (a definition outside the if/else tree)"
         )));
     };
-    if pieces.iter().any(|(path, _)| path.first().is_none_or(|(d, _)| !ir::equal(c, d))) {
+    if pieces.iter().any(|(path, _)| path.first().is_none_or(|(d, _)| !equality::equal(c, d))) {
         return Err(unsupported(format!("specializations of {stage} (branches under different conditions)")));
     }
     let split = |then: bool| -> Vec<Piece<'_>> {
@@ -523,14 +526,14 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
     };
     let (then_pieces, else_pieces) = (split(true), split(false));
     let empty = Scope::new();
-    let simplify = |e: Expr| crate::simplify::simplify(ctx, &e, &empty);
+    let simplify = |e: Expr| loopir_simplify::simplify::simplify(ctx, &e, &empty);
     let mut rest = match (else_pieces.is_empty(), then_pieces.first()) {
         // An else branch that defines nothing is `specialize_fail`'s assertion: the last
         // specialization (condition true) and, under it, the default definition
         // (condition false). Neither prints its values, but a specialization only
         // reschedules its definition, so they are those of the branch beside it.
         (true, Some((_, exprs))) => {
-            let f = || ir::make_bool(false, 1);
+            let f = || constant::make_bool(false, 1);
             exprs.clone().map(|es| {
                 es.iter().map(|e| (f(), e.clone())).chain(es.iter().map(|e| (t(), e.clone()))).collect()
             })
@@ -540,14 +543,14 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
     let mut own = specialized(ctx, stage, &then_pieces)?;
     for i in 0..2 {
         for (cond, _) in rest[i].iter_mut() {
-            *cond = simplify(ir::and(ir::not(c.clone()), cond.clone()));
+            *cond = simplify(make::and(make::not(c.clone()), cond.clone()));
         }
         for (cond, _) in own[i].iter_mut() {
-            *cond = simplify(ir::and(c.clone(), cond.clone()));
+            *cond = simplify(make::and(c.clone(), cond.clone()));
         }
         result[i] = std::mem::take(&mut rest[i]);
         result[i].append(&mut own[i]);
-        if result[i].len() > 1 && result[i].iter().all(|(_, e)| ir::equal(e, &result[i][0].1)) {
+        if result[i].len() > 1 && result[i].iter().all(|(_, e)| equality::equal(e, &result[i][0].1)) {
             let e = result[i][0].1.clone();
             result[i] = vec![(t(), e)];
         }
@@ -630,7 +633,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
                 return Err(unsupported(format!("extern Func {f} with Provides or updates")));
             }
             let exprs =
-                proxy.iter().map(|value| (ir::make_bool(true, 1), selects_to_if_then_else(value))).collect();
+                proxy.iter().map(|value| (constant::make_bool(true, 1), selects_to_if_then_else(value))).collect();
             stages.push(Stage {
                 func: loopir::name(f),
                 stage: 0,
@@ -671,9 +674,9 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             // The same definition produced at several places (a Func with an update
             // scheduled inline is computed within each consumer) is one definition.
             let same =
-                |a: &[Expr], b: &[Expr]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| ir::equal(x, y));
+                |a: &[Expr], b: &[Expr]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equality::equal(x, y));
             let same_path = |a: &[(Expr, bool)], b: &[(Expr, bool)]| {
-                a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && ir::equal(x, y))
+                a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && equality::equal(x, y))
             };
             if slot.iter().any(|q| {
                 same(&q.args, &p.args)
@@ -842,7 +845,7 @@ pub(super) fn consumer_analysis(
             }
             // One shared copy of the callee's box, with the always-true condition dropped.
             let mut shared = b.clone();
-            if shared.used.as_ref().is_some_and(ir::is_const_true) {
+            if shared.used.as_ref().is_some_and(constant::is_const_true) {
                 shared.used = None;
             }
             let shared = Rc::new(shared);
@@ -868,7 +871,7 @@ pub(super) fn consumer_analysis(
                 Some(t) => parse_env_expr(t)?,
                 None => Expr::var_i32(format!("{}.extent.{d}", o.buffer).as_str()),
             };
-            bounds.push(Interval::new(min.clone(), ir::sub(ir::add(min, extent), Expr::i32(1))));
+            bounds.push(Interval::new(min.clone(), make::sub(make::add(min, extent), Expr::i32(1))));
         }
         for stage in stages.iter_mut().filter(|s| s.func.as_ref() == o.func) {
             stage.table.push(((loopir::name(&o.func), stage.stage), Rc::new(Region::new(bounds.clone()))));

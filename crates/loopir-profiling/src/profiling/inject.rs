@@ -7,10 +7,8 @@
 
 use loopir::address_map::AddressSet;
 use loopir::mutate::ExprMemo;
-use loopir::mutate::walk_stmt as rebuild_direct_exprs;
 use loopir::{
-    CallType, DeviceApi, Expr, ExprKind, ForType, Mutator, Name, Stmt, StmtKind, Type, equality::with_stack,
-    mutate::walk_expr,
+    CallType, DeviceApi, Expr, ExprKind, ForType, Mutator, Name, Stmt, StmtKind, Type, stack::with_stack,
 };
 use rustc_hash::FxHashMap;
 
@@ -151,7 +149,7 @@ impl Mutator for MarkerReplacer {
             ExprKind::Call { name, .. } if name.as_ref() == ENABLE_MARKER => {
                 call_i32("halide_profiler_enable_instance", vec![self.instance.clone()])
             }
-            _ => walk_expr(self, e),
+            _ => self.super_expr(e),
         };
         self.memo.record(e, &r);
         r
@@ -176,7 +174,7 @@ impl Mutator for InstanceRenamer<'_> {
         }
         let r = match e.kind() {
             ExprKind::Variable(n) if n.as_ref() == self.from => self.to.clone(),
-            _ => walk_expr(self, e),
+            _ => self.super_expr(e),
         };
         self.memo.record(e, &r);
         r
@@ -387,10 +385,9 @@ impl<'e> Injector<'e> {
     /// `s` with the marker replaced in its own expressions, if it holds one.
     fn with_markers_replaced(&self, original: &Stmt, s: Stmt) -> Stmt {
         if self.is_flagged(original) {
-            rebuild_direct_exprs(
-                &mut MarkerReplacer { instance: self.instance.clone(), memo: ExprMemo::default() },
-                &s,
-            )
+            // The replacer leaves child statements alone, so its walk of `s` rewrites only
+            // the statement's own expressions.
+            MarkerReplacer { instance: self.instance.clone(), memo: ExprMemo::default() }.super_stmt(&s)
         } else {
             s
         }

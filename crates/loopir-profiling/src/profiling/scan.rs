@@ -12,7 +12,7 @@
 //! pipelines, to a single traversal.
 
 use loopir::address_map::{AddressMap, AddressSet};
-use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, equality::with_stack};
+use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, stack::with_stack};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::entry_table::{EntryKind, EntryTable};

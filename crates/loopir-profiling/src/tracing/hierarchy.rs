@@ -23,7 +23,7 @@
 
 use std::fmt;
 
-use loopir::visit::{Visitor, walk_expr, walk_stmt};
+use loopir::visit::Visitor;
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
 
 use super::error::shorten;
@@ -372,7 +372,7 @@ impl Checker {
             }
             Err(why) => {
                 self.report(shorten(value.to_string()), var.to_string(), ViolationKind::Malformed(why));
-                walk_expr(self, value);
+                self.super_expr(value);
             }
             _ if value.as_int() == Some(0) => {
                 scope.kind = ScopeKind::Silent;
@@ -408,7 +408,7 @@ impl Checker {
 impl Visitor for Checker {
     fn visit_expr(&mut self, e: &Expr) {
         // The arguments are evaluated before the event happens.
-        walk_expr(self, e);
+        self.super_expr(e);
         match decode_event(e) {
             Ok(Some(ev)) => self.check(&ev, None),
             Ok(None) => {}
@@ -444,7 +444,7 @@ fn uniquified_base(name: &str) -> &str {
 impl Checker {
     fn visit_stmt_here(&mut self, s: &Stmt) {
         if !matches!(s.kind(), StmtKind::LetStmt { .. }) {
-            return walk_stmt(self, s);
+            return self.super_stmt(s);
         }
         // Walk the chain of lets in a loop, opening a scope for each `.trace_id` binding.
         let mut opened = 0usize;

@@ -6,8 +6,8 @@
 //! arguments before its values before its predicate; a Realize's bounds, then its body,
 //! then its condition; an Allocate's extents, body, condition, then custom allocator.
 
-use loopir::equality::with_stack;
-use loopir::mutate::{TryMutator, try_mutate_exprs, try_mutate_ranges, try_walk_expr, try_walk_stmt};
+use loopir::stack::with_stack;
+use loopir::mutate::{TryMutator, try_mutate_exprs, try_mutate_ranges};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type, name};
 
 use super::env::{EnvIndex, FuncTracing};
@@ -78,7 +78,7 @@ impl<'a> Injector<'a> {
     // ---- loads ----
 
     fn call(&mut self, original: &Expr) -> Result<Expr, TracingError> {
-        let e = try_walk_expr(self, original)?;
+        let e = self.try_super_expr(original)?;
         let ExprKind::Call { name: callee, args, call_type, value_index } = e.kind() else { return Ok(e) };
         let ty = e.ty();
         let describe = || shorten(e.to_string());
@@ -330,7 +330,7 @@ impl<'a> Injector<'a> {
             return Ok(s.clone());
         };
         let Some(f) = self.env.func(func).filter(|f| self.realization_traced(f)) else {
-            return try_walk_stmt(self, s);
+            return self.try_super_stmt(s);
         };
         let new_body = self.in_scope(func.clone(), |me| me.try_mutate_stmt(body))?;
         let ir_err =
@@ -359,71 +359,6 @@ impl<'a> Injector<'a> {
         });
         Ok(Stmt::let_stmt(trace_id_var_name(func), begin.build()?, node))
     }
-
-    // ---- nodes whose children the reference visits in another order ----
-
-    fn allocate(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
-        let StmtKind::Allocate {
-            name: buf,
-            ty,
-            memory_type,
-            extents,
-            condition,
-            new_expr,
-            free_function,
-            padding,
-            body,
-        } = s.kind()
-        else {
-            return Ok(s.clone());
-        };
-        let new_extents = try_mutate_exprs(self, extents)?;
-        let new_body = self.try_mutate_stmt(body)?;
-        let new_condition = self.try_mutate_expr(condition)?;
-        let new_new_expr = new_expr.as_ref().map(|e| self.try_mutate_expr(e)).transpose()?;
-        let new_expr_same = match (new_expr, &new_new_expr) {
-            (Some(a), Some(b)) => a.same_as(b),
-            _ => true,
-        };
-        if new_extents.is_none()
-            && new_body.same_as(body)
-            && new_condition.same_as(condition)
-            && new_expr_same
-        {
-            return Ok(s.clone());
-        }
-        Ok(Stmt::from_kind_unchecked(StmtKind::Allocate {
-            name: buf.clone(),
-            ty: *ty,
-            memory_type: *memory_type,
-            extents: new_extents.unwrap_or_else(|| extents.clone()),
-            condition: new_condition,
-            new_expr: new_new_expr,
-            free_function: free_function.clone(),
-            padding: *padding,
-            body: new_body,
-        }))
-    }
-
-    fn prefetch(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
-        let StmtKind::Prefetch { name: buf, types, bounds, prefetch, condition, body } = s.kind() else {
-            return Ok(s.clone());
-        };
-        let new_body = self.try_mutate_stmt(body)?;
-        let new_condition = self.try_mutate_expr(condition)?;
-        let new_bounds = try_mutate_ranges(self, bounds)?;
-        if new_bounds.is_none() && new_body.same_as(body) && new_condition.same_as(condition) {
-            return Ok(s.clone());
-        }
-        Ok(Stmt::from_kind_unchecked(StmtKind::Prefetch {
-            name: buf.clone(),
-            types: types.clone(),
-            bounds: new_bounds.unwrap_or_else(|| bounds.clone()),
-            prefetch: prefetch.clone(),
-            condition: new_condition,
-            body: new_body,
-        }))
-    }
 }
 
 impl TryMutator for Injector<'_> {
@@ -431,7 +366,7 @@ impl TryMutator for Injector<'_> {
 
     fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, TracingError> {
         with_stack(|| {
-            if matches!(e.kind(), ExprKind::Call { .. }) { self.call(e) } else { try_walk_expr(self, e) }
+            if matches!(e.kind(), ExprKind::Call { .. }) { self.call(e) } else { self.try_super_expr(e) }
         })
     }
 
@@ -441,9 +376,7 @@ impl TryMutator for Injector<'_> {
             StmtKind::For { .. } => self.for_loop(s),
             StmtKind::Realize { .. } => self.realize(s),
             StmtKind::ProducerConsumer { .. } => self.producer_consumer(s),
-            StmtKind::Allocate { .. } => self.allocate(s),
-            StmtKind::Prefetch { .. } => self.prefetch(s),
-            _ => try_walk_stmt(self, s),
+            _ => self.try_super_stmt(s),
         })
     }
 }

@@ -6,8 +6,8 @@
 //! (which reproduces the reference's numbering when earlier passes used the same prefix),
 //! and task names start from the first one unless told otherwise.
 
-use loopir::visit::{Visitor, walk_expr, walk_stmt};
-use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, name};
+use loopir::visit::Visitor;
+use loopir::{Binder, Expr, ExprKind, Name, Stmt, name};
 
 /// Hands out the names the pass introduces.
 pub(crate) struct NameGen {
@@ -65,21 +65,19 @@ impl TempScan {
 
 impl Visitor for TempScan {
     fn visit_expr(&mut self, e: &Expr) {
-        match e.kind() {
-            ExprKind::Variable(n) | ExprKind::Let { name: n, .. } => self.note(n),
-            _ => {}
+        if let ExprKind::Variable(n) = e.kind() {
+            self.note(n);
         }
-        walk_expr(self, e)
+        self.super_expr(e)
     }
-    fn visit_stmt(&mut self, s: &Stmt) {
-        match s.kind() {
-            StmtKind::For { name: n, .. } | StmtKind::Allocate { name: n, .. } => self.note(n),
-            _ => {}
+    fn enter_scope(&mut self, binder: &Binder<'_>) {
+        match binder {
+            Binder::Let { name, .. }
+            | Binder::LetStmt { name, .. }
+            | Binder::For { name, .. }
+            | Binder::Allocate { name, .. } => self.note(name),
+            Binder::Realize { .. } => {}
         }
-        walk_stmt(self, s)
-    }
-    fn enter_let_stmt(&mut self, n: &Name, _value: &Expr) {
-        self.note(n);
     }
 }
 

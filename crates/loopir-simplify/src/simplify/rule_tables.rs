@@ -3,10 +3,10 @@
 //! Vector-only rules (ramps, broadcasts, shuffles) are left out: bounds are scalar.
 //! A rule whose right-hand side is `a` or `b` keeps that operand as it is.
 
+use loopir::constant;
 use std::sync::OnceLock;
 
 use super::pattern::{Rule, RuleTable, When, rem};
-use crate::ir;
 
 /// The reference's min rules, in its order.
 pub(super) fn min_rules() -> &'static RuleTable {
@@ -2189,7 +2189,7 @@ pub(super) fn add_rules() -> &'static RuleTable {
             Rule::when(
                 "y*x + x",
                 "(y + 1)*x",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when("x + (x + y)/c0", "(fold(c0 + 1)*x + y)/c0", Some(|b| b.c(0) != 0), When::NO_OVERFLOW),
@@ -2513,25 +2513,25 @@ pub(super) fn sub_rules() -> &'static RuleTable {
             Rule::when(
                 "x - max(x, y)",
                 "min(x - y, 0)",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "x - min(x, y)",
                 "max(x - y, 0)",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "y - max(x, y)",
                 "min(y - x, 0)",
-                Some(|b| b.wild(1).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(1).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "y - min(x, y)",
                 "max(y - x, 0)",
-                Some(|b| b.wild(1).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(1).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when("x - min(y, x - z)", "max(x - y, z)", None, When::NO_OVERFLOW),
@@ -2565,73 +2565,73 @@ pub(super) fn sub_rules() -> &'static RuleTable {
             Rule::when(
                 "(x - min(z, (x + y)))",
                 "(0 - min(z - x, y))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min(z, (y + x)))",
                 "(0 - min(z - x, y))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min((x + y), z))",
                 "(0 - min(z - x, y))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min((y + x), z))",
                 "(0 - min(z - x, y))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min(y, (w + (x + z))))",
                 "(0 - min(y - x, w + z))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min(y, (w + (z + x))))",
                 "(0 - min(y - x, z + w))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min(y, ((x + z) + w)))",
                 "(0 - min(y - x, z + w))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min(y, ((z + x) + w)))",
                 "(0 - min(y - x, z + w))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min((w + (x + z)), y))",
                 "(0 - min(y - x, w + z))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min((w + (z + x)), y))",
                 "(0 - min(y - x, z + w))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min(((x + z) + w), y))",
                 "(0 - min(y - x, w + z))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - min(((z + x) + w), y))",
                 "(0 - min(y - x, w + z))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when("min(x + y, z) - x", "min(z - x, y)", None, When::NO_OVERFLOW),
@@ -2658,73 +2658,73 @@ pub(super) fn sub_rules() -> &'static RuleTable {
             Rule::when(
                 "(x - max(z, (x + y)))",
                 "(0 - max(z - x, y))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max(z, (y + x)))",
                 "(0 - max(z - x, y))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max((x + y), z))",
                 "(0 - max(z - x, y))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max((y + x), z))",
                 "(0 - max(z - x, y))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max(y, (w + (x + z))))",
                 "(0 - max(y - x, w + z))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max(y, (w + (z + x))))",
                 "(0 - max(y - x, z + w))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max(y, ((x + z) + w)))",
                 "(0 - max(y - x, z + w))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max(y, ((z + x) + w)))",
                 "(0 - max(y - x, z + w))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max((w + (x + z)), y))",
                 "(0 - max(y - x, w + z))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max((w + (z + x)), y))",
                 "(0 - max(y - x, z + w))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max(((x + z) + w), y))",
                 "(0 - max(y - x, w + z))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "(x - max(((z + x) + w), y))",
                 "(0 - max(y - x, w + z))",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when("max(x + y, z) - x", "max(z - x, y)", None, When::NO_OVERFLOW),
@@ -3226,7 +3226,7 @@ pub(super) fn mul_rules() -> &'static RuleTable {
             Rule::when(
                 "(x*c0)*y",
                 "(x*y)*c0",
-                Some(|b| b.wild(1).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(1).is_some_and(|e| !constant::is_const(e))),
                 When::ALWAYS,
             ),
             Rule::when("x*(y*c0)", "(x*y)*c0", None, When::ALWAYS),
@@ -3428,13 +3428,13 @@ pub(super) fn eq_rules() -> &'static RuleTable {
             Rule::when(
                 "min(z, y + x) == x",
                 "min(z - x, y) == 0",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "min(y + x, z) == x",
                 "min(y, z - x) == 0",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when("x == min(z, x + y)", "min(z - x, y) == 0", None, When::NO_OVERFLOW),
@@ -3446,13 +3446,13 @@ pub(super) fn eq_rules() -> &'static RuleTable {
             Rule::when(
                 "max(z, y + x) == x",
                 "max(z - x, y) == 0",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when(
                 "max(y + x, z) == x",
                 "max(y, z - x) == 0",
-                Some(|b| b.wild(0).is_some_and(|e| !ir::is_const(e))),
+                Some(|b| b.wild(0).is_some_and(|e| !constant::is_const(e))),
                 When::NO_OVERFLOW,
             ),
             Rule::when("x == max(z, x + y)", "max(z - x, y) == 0", None, When::NO_OVERFLOW),

@@ -6,6 +6,7 @@
 //! context (several results are often combined later and must not capture each other's
 //! temporaries).
 
+use loopir::free_vars;
 use std::cell::{Cell, RefCell};
 
 use loopir::address_map::AddressMap;
@@ -54,8 +55,8 @@ pub struct Ctx {
     overflow_tag: Cell<i64>,
     /// Fresh names and tags drawn so far, of all three kinds (see [`Ctx::draws`]).
     draws: Cell<u64>,
-    free_vars: RefCell<crate::ir::FreeVarCache>,
-    hashes: std::rc::Rc<RefCell<crate::ir::HashCache>>,
+    free_vars: RefCell<loopir::free_vars::FreeVarCache>,
+    hashes: std::rc::Rc<RefCell<loopir::hash::HashCache>>,
     /// Results of fact-free simplification (no variable ranges, outside any let), which
     /// are their own fixed points: merging K boxes re-simplifies the growing min/max
     /// chain with a fresh simplifier each time, and without this every merge re-walked
@@ -136,14 +137,16 @@ impl Ctx {
         self.stats.get()
     }
 
-    pub(crate) fn count(&self, f: impl FnOnce(&mut Stats)) {
+    /// Adds to the work counters (the analyses built on the simplifier count their own
+    /// work here too, for the complexity guards).
+    pub fn count(&self, f: impl FnOnce(&mut Stats)) {
         let mut s = self.stats.get();
         f(&mut s);
         self.stats.set(s);
     }
 
     /// Whether `e` is known to be the result of a fact-free simplification.
-    pub(crate) fn is_simplified(&self, e: &Expr) -> bool {
+    pub fn is_simplified(&self, e: &Expr) -> bool {
         self.simplified.borrow().contains_key(&e.as_ptr().cast::<()>())
     }
 
@@ -161,7 +164,7 @@ impl Ctx {
     }
 
     /// Records `e` as the result of a fact-free simplification.
-    pub(crate) fn note_simplified(&self, e: &Expr) {
+    pub fn note_simplified(&self, e: &Expr) {
         self.simplified.borrow_mut().entry(e.as_ptr().cast::<()>()).or_insert_with(|| e.clone());
     }
 
@@ -175,17 +178,17 @@ impl Ctx {
         self.constant_bounds.borrow_mut().entry(e.as_ptr().cast::<()>()).or_insert_with(|| (e.clone(), ci));
     }
 
-    /// Installs this context's structural-hash cache for [`crate::ir::equal`] on the
+    /// Installs this context's structural-hash cache for [`loopir::equality::equal`] on the
     /// current thread until the returned guard drops.
-    pub(crate) fn hash_scope(&self) -> crate::ir::HashScope {
-        crate::ir::HashScope::install(&self.hashes)
+    pub fn hash_scope(&self) -> loopir::hash::HashScope {
+        loopir::hash::HashScope::install(&self.hashes)
     }
 
     /// The free variables of `e` (sorted, deduplicated), cached per node so that repeated
     /// queries over a DAG cost O(1) amortised per node; `None` when there are more than
-    /// [`crate::ir::MAX_TRACKED_FREE_VARS`].
-    pub fn free_vars(&self, e: &Expr) -> crate::ir::FreeVars {
-        crate::ir::free_vars_cached(e, &self.free_vars)
+    /// [`free_vars::MAX_TRACKED_FREE_VARS`].
+    pub fn free_vars(&self, e: &Expr) -> free_vars::FreeVars {
+        loopir::free_vars::free_vars_cached(e, &self.free_vars)
     }
 
     /// Whether `e` mentions the variable `name` freely (conservatively true for an
@@ -193,7 +196,7 @@ impl Ctx {
     pub fn uses_var(&self, e: &Expr, name: &str) -> bool {
         match self.free_vars(e) {
             Some(fv) => fv.binary_search_by(|n| n.as_ref().cmp(name)).is_ok(),
-            None => crate::ir::mentions_var(e, name),
+            None => free_vars::mentions_var(e, name),
         }
     }
 }

@@ -17,13 +17,15 @@
 //! Rules are tried in order and the first that matches (and whose condition holds)
 //! wins, as in the reference's rule lists.
 
+use crate::overflow;
+use loopir::constant;
+use loopir::equality;
 use std::sync::OnceLock;
 
-use loopir::equality::with_stack;
+use loopir::stack::with_stack;
 use loopir::{BinOp, Expr, ExprKind, Type};
 
 use super::Simplifier;
-use crate::ir;
 
 /// A pattern (left-hand side) or template (right-hand side).
 #[derive(Debug)]
@@ -55,15 +57,15 @@ pub(super) struct Bindings<'e> {
 impl<'e> Bindings<'e> {
     /// The integer value of constant `ci` (0 if unbound or not an integer).
     pub fn c(&self, i: usize) -> i128 {
-        self.constant.get(i).copied().flatten().and_then(ir::as_const_i128).unwrap_or(0)
+        self.constant.get(i).copied().flatten().and_then(constant::as_const_i128).unwrap_or(0)
     }
 
     /// Whether constant `ci` is negative with a negation that is positive (of any
     /// numeric type; for integers the reference's `c < 0 && -c > 0`, computed in 64 bits).
     pub fn is_negative(&self, i: usize) -> bool {
-        match self.constant.get(i).copied().flatten().and_then(ir::const_value) {
-            Some(ir::Const::Int(v)) => v < 0 && v.checked_neg().is_some_and(|n| n > 0),
-            Some(ir::Const::Float(f)) => f < 0.0,
+        match self.constant.get(i).copied().flatten().and_then(constant::const_value) {
+            Some(constant::Const::Int(v)) => v < 0 && v.checked_neg().is_some_and(|n| n > 0),
+            Some(constant::Const::Float(f)) => f < 0.0,
             _ => false,
         }
     }
@@ -71,13 +73,13 @@ impl<'e> Bindings<'e> {
     /// Whether constant `ci` is the smallest value of its type.
     pub fn is_type_min(&self, i: usize) -> bool {
         let c = self.constant.get(i).copied().flatten();
-        c.is_some_and(|c| ir::type_min(c.ty()).is_some_and(|m| ir::equal(&m, c)))
+        c.is_some_and(|c| constant::type_min(c.ty()).is_some_and(|m| equality::equal(&m, c)))
     }
 
     /// Whether constant `ci` is the largest value of its type.
     pub fn is_type_max(&self, i: usize) -> bool {
         let c = self.constant.get(i).copied().flatten();
-        c.is_some_and(|c| ir::type_max(c.ty()).is_some_and(|m| ir::equal(&m, c)))
+        c.is_some_and(|c| constant::type_max(c.ty()).is_some_and(|m| equality::equal(&m, c)))
     }
 
     /// Whether a constant a rule computes from the bound ones (`None`: beyond 128 bits)
@@ -167,9 +169,9 @@ impl Context {
     fn allows(&self, when: When) -> bool {
         let ty = self.ty;
         let checks = [
-            (When::NO_OVERFLOW, ir::no_overflow(ty)),
-            (When::NO_OVERFLOW_INT, ir::no_overflow_int(ty)),
-            (When::NO_OVERFLOW_SCALAR_INT, ir::no_overflow_int(ty) && ty.is_scalar()),
+            (When::NO_OVERFLOW, overflow::no_overflow(ty)),
+            (When::NO_OVERFLOW_INT, overflow::no_overflow_int(ty)),
+            (When::NO_OVERFLOW_SCALAR_INT, overflow::no_overflow_int(ty) && ty.is_scalar()),
             (When::INT, ty.is_int()),
             (When::FLOAT, ty.is_float()),
             (When::NOT_FLOAT, !ty.is_float()),
@@ -224,7 +226,7 @@ fn pat_bits(p: &Pat) -> u32 {
 
 /// The kind of `e`, as a bit of [`pat_bits`].
 fn expr_bit(e: &Expr) -> u32 {
-    if ir::is_const(e) {
+    if constant::is_const(e) {
         return CONST_BIT;
     }
     match e.kind() {
@@ -401,7 +403,7 @@ pub(super) fn apply_in(
             && rule.guard.is_none_or(|g| g(&b))
             && rule.proved.as_ref().is_none_or(|c| {
                 let cond = build(s, c, &b, e, Type::BOOL.with_lanes(e.ty().lanes()));
-                ir::is_const_true(&cond)
+                constant::is_const_true(&cond)
             })
         {
             return Some(build(s, &rule.rhs, &b, e, e.ty()));
@@ -415,7 +417,7 @@ pub(super) fn apply_in(
 fn shape_matches(p: &Pat, e: &Expr) -> bool {
     match p {
         Pat::Wild(_) | Pat::Bool(_) => true,
-        Pat::Const(_) | Pat::Lit(_) => ir::is_const(e),
+        Pat::Const(_) | Pat::Lit(_) => constant::is_const(e),
         Pat::Bin(op, pa, pb) => match e.kind() {
             ExprKind::Binary(o, a, c) if o == op => shape_matches(pa, a) && shape_matches(pb, c),
             _ => false,
@@ -441,56 +443,56 @@ fn is_negation(e: &Expr, bound: &Expr) -> bool {
     };
     match bound.kind() {
         ExprKind::Binary(BinOp::Eq, ..) => flipped(BinOp::Ne).is_some_and(|(p, q, r, t)| {
-            (ir::equal(p, r) && ir::equal(q, t)) || (ir::equal(p, t) && ir::equal(q, r))
+            (equality::equal(p, r) && equality::equal(q, t)) || (equality::equal(p, t) && equality::equal(q, r))
         }),
         ExprKind::Binary(BinOp::Ne, ..) => flipped(BinOp::Eq).is_some_and(|(p, q, r, t)| {
-            (ir::equal(p, r) && ir::equal(q, t)) || (ir::equal(p, t) && ir::equal(q, r))
+            (equality::equal(p, r) && equality::equal(q, t)) || (equality::equal(p, t) && equality::equal(q, r))
         }),
         ExprKind::Binary(BinOp::Lt, ..) => {
-            flipped(BinOp::Le).is_some_and(|(p, q, r, t)| ir::equal(r, q) && ir::equal(t, p))
+            flipped(BinOp::Le).is_some_and(|(p, q, r, t)| equality::equal(r, q) && equality::equal(t, p))
         }
         ExprKind::Binary(BinOp::Le, ..) => {
-            flipped(BinOp::Lt).is_some_and(|(p, q, r, t)| ir::equal(r, q) && ir::equal(t, p))
+            flipped(BinOp::Lt).is_some_and(|(p, q, r, t)| equality::equal(r, q) && equality::equal(t, p))
         }
-        ExprKind::Not(x) => ir::equal(e, x),
-        _ => matches!(e.kind(), ExprKind::Not(x) if ir::equal(x, bound)),
+        ExprKind::Not(x) => equality::equal(e, x),
+        _ => matches!(e.kind(), ExprKind::Not(x) if equality::equal(x, bound)),
     }
 }
 
 fn matches<'e>(p: &Pat, e: &'e Expr, b: &mut Bindings<'e>) -> bool {
     match p {
         Pat::Wild(i) => match b.wild[*i] {
-            Some(bound) => ir::equal(bound, e),
+            Some(bound) => equality::equal(bound, e),
             None => {
                 b.wild[*i] = Some(e);
                 true
             }
         },
         Pat::Const(i) => {
-            if !e.ty().is_scalar() || !ir::is_const(e) {
+            if !e.ty().is_scalar() || !constant::is_const(e) {
                 return false;
             }
             match b.constant[*i] {
-                Some(bound) => ir::equal(bound, e),
+                Some(bound) => equality::equal(bound, e),
                 None => {
                     b.constant[*i] = Some(e);
                     true
                 }
             }
         }
-        Pat::Lit(v) => match ir::const_value(e) {
-            Some(ir::Const::Int(x)) => i128::from(x) == i128::from(*v),
-            Some(ir::Const::UInt(x)) => i128::from(x) == i128::from(*v),
-            Some(ir::Const::Float(x)) => x == *v as f64,
+        Pat::Lit(v) => match constant::const_value(e) {
+            Some(constant::Const::Int(x)) => i128::from(x) == i128::from(*v),
+            Some(constant::Const::UInt(x)) => i128::from(x) == i128::from(*v),
+            Some(constant::Const::Float(x)) => x == *v as f64,
             None => false,
         },
-        Pat::Bool(v) => e.ty().is_bool() && if *v { ir::is_const_true(e) } else { ir::is_const_false(e) },
+        Pat::Bool(v) => e.ty().is_bool() && if *v { constant::is_const_true(e) } else { constant::is_const_false(e) },
         // A node whose operands differ in kind is opaque to the rules, as it is to
         // `Simplifier::binary`: looking inside, rules that move a constant across `==`
         // rebuilt it on the other side as another such node, and two of them undid each
         // other forever.
         Pat::Bin(op, pa, pb) => match e.kind() {
-            ExprKind::Binary(o, a, c) if o == op && !ir::operands_differ_in_kind(a, c) => {
+            ExprKind::Binary(o, a, c) if o == op && !crate::simplify::operands_differ_in_kind(a, c) => {
                 matches(pa, a, b) && matches(pb, c, b)
             }
             _ => false,
@@ -543,13 +545,13 @@ fn build_node(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, root: &Expr
     let go = |s: &mut Simplifier<'_, '_, '_>, p: &Pat, want: Type| build(s, p, b, root, want);
     match p {
         Pat::Operand(i) => root.children().get(*i).map_or_else(|| root.clone(), |c| (*c).clone()),
-        Pat::Wild(i) => b.wild[*i].cloned().unwrap_or_else(|| ir::zero(want)),
-        Pat::Const(i) => b.constant[*i].cloned().unwrap_or_else(|| ir::zero(want)),
-        Pat::Lit(v) => ir::make_const(want, i128::from(*v)),
-        Pat::Bool(v) => ir::make_bool(*v, want.lanes()),
+        Pat::Wild(i) => b.wild[*i].cloned().unwrap_or_else(|| constant::make_zero(want)),
+        Pat::Const(i) => b.constant[*i].cloned().unwrap_or_else(|| constant::make_zero(want)),
+        Pat::Lit(v) => constant::make_const(want, i128::from(*v)),
+        Pat::Bool(v) => constant::make_bool(*v, want.lanes()),
         Pat::Fold(x) => go(s, x, want),
         Pat::Neg(i) => {
-            let x = b.wild[*i].cloned().unwrap_or_else(|| ir::make_bool(true, want.lanes()));
+            let x = b.wild[*i].cloned().unwrap_or_else(|| constant::make_bool(true, want.lanes()));
             s.not(x)
         }
         Pat::Not(x) => {

@@ -8,7 +8,8 @@
 
 use loopir::{BinOp, Type};
 
-use crate::ir::{Const, no_overflow_int, wrap_int};
+use loopir::constant::{Const, wrap_int};
+use crate::overflow::no_overflow_int;
 
 /// The outcome of folding one operation on constants.
 #[derive(Clone, Copy, Debug, PartialEq)]

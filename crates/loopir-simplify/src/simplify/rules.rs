@@ -4,14 +4,19 @@
 //! Notation in the comments: `x`, `y`, `z` are any expressions, `c0`, `c1` constants.
 //! Reassociating rules apply to integer types only (float arithmetic is not associative).
 
-use loopir::{BinOp, Expr, ExprKind, Type};
+use crate::overflow;
+use loopir::constant;
+use loopir::equality;
+use loopir::make;
+use loopir::{Intrinsic, BinOp, Expr, ExprKind, Type};
 
 use super::Simplifier;
 use super::fold::{self, Folded};
 use super::pattern::{self, Rule};
 use super::rule_tables;
 use crate::constant_interval::ConstantInterval;
-use crate::ir::{self, Const, should_commute};
+use loopir::constant::Const;
+use super::should_commute;
 
 fn bin(e: &Expr) -> Option<(BinOp, &Expr, &Expr)> {
     match e.kind() {
@@ -30,20 +35,20 @@ fn is_op(e: &Expr, op: BinOp) -> Option<(&Expr, &Expr)> {
 /// `x + c0` split into `(x, c0)`; anything else is `(e, None)`.
 fn split_constant(e: &Expr) -> (&Expr, Option<&Expr>) {
     match is_op(e, BinOp::Add) {
-        Some((x, c)) if ir::is_const(c) => (x, Some(c)),
+        Some((x, c)) if constant::is_const(c) => (x, Some(c)),
         _ => (e, None),
     }
 }
 
 /// Whether `tagged` is `likely(plain)` or `likely_if_innermost(plain)`.
 fn is_tagged_copy(tagged: &Expr, plain: &Expr) -> bool {
-    matches!(ir::intrinsic_name(tagged), Some(("likely" | "likely_if_innermost", [inner])) if ir::equal(inner, plain))
+    matches!(tagged.as_intrinsic(), Some((Intrinsic::Likely | Intrinsic::LikelyIfInnermost, [inner])) if equality::equal(inner, plain))
 }
 
 /// `likely(x)` or `likely_if_innermost(x)` → `x`; anything else unchanged.
 fn strip_likely(e: Expr) -> Expr {
-    match ir::intrinsic_name(&e) {
-        Some(("likely" | "likely_if_innermost", [x])) => x.clone(),
+    match e.as_intrinsic() {
+        Some((Intrinsic::Likely | Intrinsic::LikelyIfInnermost, [x])) => x.clone(),
         _ => e,
     }
 }
@@ -60,21 +65,21 @@ impl Simplifier<'_, '_, '_> {
     fn fold(&self, op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
         if !op.is_comparison()
             && !matches!(op, BinOp::And | BinOp::Or)
-            && let Some(m) = [a, b].into_iter().find(|e| ir::is_overflow_marker(e))
+            && let Some(m) = [a, b].into_iter().find(|e| overflow::is_overflow_marker(e))
         {
             return Some(m.clone());
         }
-        let (x, y) = (ir::const_value(a)?, ir::const_value(b)?);
+        let (x, y) = (constant::const_value(a)?, constant::const_value(b)?);
         let ty = if op.is_comparison() { loopir::Type::bool(a.ty().lanes()) } else { a.ty() };
         match fold::fold_binary(op, a.ty(), x, y)? {
-            Folded::Value(c) => Some(ir::make_const_value(ty, c)),
+            Folded::Value(c) => Some(constant::make_const_value(ty, c)),
             Folded::Overflow => Some(self.folded(ty, Folded::Overflow)),
         }
     }
 
     /// Applies the rules of `op` to simplified operands.
     pub fn binary(&mut self, op: BinOp, a: Expr, b: Expr) -> Expr {
-        if ir::operands_differ_in_kind(&a, &b) {
+        if crate::simplify::operands_differ_in_kind(&a, &b) {
             // A float operand with an integer one: text the reference never prints, which
             // the parser accepts as written. No rule is meant for them (some would rewrite
             // such a node back and forth forever), so the node stays as it is. (Operands
@@ -115,14 +120,14 @@ impl Simplifier<'_, '_, '_> {
             return self.add(b, a);
         }
         let ty = a.ty();
-        if ir::is_const_zero(&b) {
+        if constant::is_const_zero(&b) {
             return a; // x + 0 → x
         }
         if !is_int(ty) {
-            return ir::add(a, b);
+            return make::add(a, b);
         }
         // The reference's list, in its order.
-        let e = ir::add(a.clone(), b.clone());
+        let e = make::add(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
         if let Some(r) = pattern::apply_in(self, rule_tables::add_rules(), &e, &context) {
             return r;
@@ -136,14 +141,14 @@ impl Simplifier<'_, '_, '_> {
             return r;
         }
         let ty = a.ty();
-        if ir::is_const_zero(&b) {
+        if constant::is_const_zero(&b) {
             return a;
         }
         if !is_int(ty) {
-            return ir::sub(a, b);
+            return make::sub(a, b);
         }
         // The reference's list, in its order.
-        let e = ir::sub(a.clone(), b.clone());
+        let e = make::sub(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
         if let Some(r) = pattern::apply_in(self, rule_tables::sub_rules(), &e, &context) {
             return r;
@@ -160,16 +165,16 @@ impl Simplifier<'_, '_, '_> {
             return self.mul(b, a);
         }
         let ty = a.ty();
-        if ir::is_const_one(&b) {
+        if constant::is_const_one(&b) {
             return a;
         }
         // x*0 → 0 (for floats too, as Halide does: the analysis treats floats as reals)
-        if ir::is_const_zero(&b) {
+        if constant::is_const_zero(&b) {
             return b;
         }
         // The reference's list, in its order; it applies to floats too (constants fold
         // into one, `(x*4.0f)*0.25f` is `x`).
-        let e = ir::mul(a.clone(), b.clone());
+        let e = make::mul(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
         if let Some(r) = pattern::apply_in(self, rule_tables::mul_rules(), &e, &context) {
             return r;
@@ -183,23 +188,23 @@ impl Simplifier<'_, '_, '_> {
             return r;
         }
         let ty = a.ty();
-        if ir::is_const_one(&b) {
+        if constant::is_const_one(&b) {
             return a;
         }
         let mut denominator_non_zero = false;
         if is_int(ty) {
-            if ir::is_const_zero(&b) || ir::is_const_zero(&a) {
-                return ir::zero(ty); // x/0 → 0, 0/x → 0
+            if constant::is_const_zero(&b) || constant::is_const_zero(&a) {
+                return constant::make_zero(ty); // x/0 → 0, 0/x → 0
             }
             let cb = self.constant_bounds(&b);
             let q = self.constant_bounds(&a) / cb;
             if let Some(v) = q.as_single_point() {
-                return ir::make_const(ty, v as i128);
+                return constant::make_const(ty, v as i128);
             }
-            denominator_non_zero = ir::no_overflow_int(ty) && !cb.contains(0);
+            denominator_non_zero = overflow::no_overflow_int(ty) && !cb.contains(0);
         }
         // The reference's list (the rules that need alignment facts aside).
-        let e = ir::div(a.clone(), b.clone());
+        let e = make::div(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero };
         if let Some(r) = pattern::apply_in(self, rule_tables::div_rules(), &e, &context) {
             return r;
@@ -210,36 +215,36 @@ impl Simplifier<'_, '_, '_> {
         if let Some(r) = self.repeated_division(&a, &b) {
             return r;
         }
-        if let Some(c1) = ir::as_const_i128(&b)
+        if let Some(c1) = constant::as_const_i128(&b)
             && c1 > 0
         {
             // (x*c0)/c1 → x*fold(c0/c1) when c1 divides c0
             if let Some((x, c0)) = is_op(&a, BinOp::Mul)
-                && let Some(c0v) = ir::as_const_i128(c0)
+                && let Some(c0v) = constant::as_const_i128(c0)
                 && c0v % c1 == 0
             {
-                return self.mul(x.clone(), ir::make_const(ty, c0v / c1));
+                return self.mul(x.clone(), constant::make_const(ty, c0v / c1));
             }
             // (x*c0 + y)/c1 → x*fold(c0/c1) + y/c1 when c1 divides c0
             if let Some((m, y)) = is_op(&a, BinOp::Add)
                 && let Some((x, c0)) = is_op(m, BinOp::Mul)
-                && let Some(c0v) = ir::as_const_i128(c0)
+                && let Some(c0v) = constant::as_const_i128(c0)
                 && c0v % c1 == 0
             {
-                let xq = self.mul(x.clone(), ir::make_const(ty, c0v / c1));
+                let xq = self.mul(x.clone(), constant::make_const(ty, c0v / c1));
                 let yq = self.div(y.clone(), b.clone());
                 return self.add(xq, yq);
             }
             // (x + c0)/c1 → x/c1 + fold(c0/c1) when c1 divides c0
             if let (x, Some(c0)) = split_constant(&a)
-                && let Some(c0v) = ir::as_const_i128(c0)
+                && let Some(c0v) = constant::as_const_i128(c0)
                 && c0v % c1 == 0
             {
                 let xq = self.div(x.clone(), b.clone());
-                return self.add(xq, ir::make_const(ty, c0v / c1));
+                return self.add(xq, constant::make_const(ty, c0v / c1));
             }
         }
-        ir::div(a, b)
+        make::div(a, b)
     }
 
     /// Repeated division by positive constants folds into one (Euclidean division
@@ -247,22 +252,22 @@ impl Simplifier<'_, '_, '_> {
     /// `(x*c0)/c1 → x/(c1/c0)` when `c0 > 0` divides `c1`.
     fn repeated_division(&mut self, a: &Expr, b: &Expr) -> Option<Expr> {
         let ty = a.ty();
-        if !ir::no_overflow_int(ty) {
+        if !overflow::no_overflow_int(ty) {
             return None;
         }
-        let c2 = ir::as_const_i128(b).filter(|v| *v > 0)?;
+        let c2 = constant::as_const_i128(b).filter(|v| *v > 0)?;
         let fits =
             |v: i128| if ty.bits() <= 32 { i32::try_from(v).is_ok() } else { i64::try_from(v).is_ok() };
-        let konst = |v: i128| ir::make_const(ty, v);
+        let konst = |v: i128| constant::make_const(ty, v);
         if let Some((x, c0)) = is_op(a, BinOp::Div)
-            && let Some(c0) = ir::as_const_i128(c0).filter(|v| *v > 0)
+            && let Some(c0) = constant::as_const_i128(c0).filter(|v| *v > 0)
             && let Some(d) = c0.checked_mul(c2).filter(|d| fits(*d))
         {
             return Some(self.div(x.clone(), konst(d)));
         }
         if let (q, Some(c1)) = split_constant(a)
             && let Some((x, c0)) = is_op(q, BinOp::Div)
-            && let (Some(c0), Some(c1)) = (ir::as_const_i128(c0).filter(|v| *v > 0), ir::as_const_i128(c1))
+            && let (Some(c0), Some(c1)) = (constant::as_const_i128(c0).filter(|v| *v > 0), constant::as_const_i128(c1))
             && let Some(d) = c0.checked_mul(c2).filter(|d| fits(*d))
             && let Some(shift) = c1.checked_mul(c0).filter(|v| fits(*v))
         {
@@ -270,7 +275,7 @@ impl Simplifier<'_, '_, '_> {
             return Some(self.div(xs, konst(d)));
         }
         if let Some((x, c0)) = is_op(a, BinOp::Mul)
-            && let Some(c0) = ir::as_const_i128(c0).filter(|v| *v > 0)
+            && let Some(c0) = constant::as_const_i128(c0).filter(|v| *v > 0)
             && c2 % c0 == 0
         {
             return Some(self.div(x.clone(), konst(c2 / c0)));
@@ -285,10 +290,10 @@ impl Simplifier<'_, '_, '_> {
         }
         let ty = a.ty();
         if !is_int(ty) {
-            return ir::modulo(a, b);
+            return make::modulo(a, b);
         }
-        if ir::is_const_one(&b) || ir::is_const_zero(&b) || ir::is_const_zero(&a) {
-            return ir::zero(ty);
+        if constant::is_const_one(&b) || constant::is_const_zero(&b) || constant::is_const_zero(&a) {
+            return constant::make_zero(ty);
         }
         let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
         // x % y → x when 0 <= x < |y| everywhere
@@ -299,10 +304,10 @@ impl Simplifier<'_, '_, '_> {
             return a;
         }
         if let Some(v) = (ca % cb).as_single_point() {
-            return ir::make_const(ty, v as i128);
+            return constant::make_const(ty, v as i128);
         }
         // The reference's list, in its order.
-        let e = ir::modulo(a.clone(), b.clone());
+        let e = make::modulo(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
         if let Some(r) = pattern::apply_in(self, rule_tables::mod_rules(), &e, &context) {
             return r;
@@ -324,7 +329,7 @@ impl Simplifier<'_, '_, '_> {
             let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
             let both = if is_min { ca.min_of(&cb) } else { ca.max_of(&cb) };
             if let Some(v) = both.as_single_point() {
-                return ir::make_const(ty, i128::from(v));
+                return constant::make_const(ty, i128::from(v));
             }
             if ca.le(&cb) {
                 return strip_likely(if is_min { a } else { b });
@@ -343,7 +348,7 @@ impl Simplifier<'_, '_, '_> {
         if is_tagged_copy(&b, &a) {
             return a;
         }
-        let e = ir::binary(op, a, b);
+        let e = make::binary(op, a, b);
         let rules = if is_min { rule_tables::min_rules() } else { rule_tables::max_rules() };
         pattern::apply(self, rules, &e).unwrap_or(e)
     }
@@ -361,7 +366,7 @@ impl Simplifier<'_, '_, '_> {
         if cb.le(&ca) {
             return Some(false);
         }
-        if ir::no_overflow_int(ty) {
+        if overflow::no_overflow_int(ty) {
             let d = self.sub(a.clone(), b.clone());
             let cd = self.constant_bounds(&d);
             if cd.max.is_some_and(|v| v < 0) {
@@ -385,13 +390,13 @@ impl Simplifier<'_, '_, '_> {
             // Decided by ranges, as the reference decides it before any rule.
             let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
             if ca.lt(&cb) {
-                return ir::make_bool(true, lanes);
+                return constant::make_bool(true, lanes);
             }
             if cb.le(&ca) {
-                return ir::make_bool(false, lanes);
+                return constant::make_bool(false, lanes);
             }
         }
-        let e = ir::lt(a.clone(), b.clone());
+        let e = make::lt(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
         if let Some(r) = pattern::apply_in(self, rule_tables::lt_rules(), &e, &context) {
             return r;
@@ -399,7 +404,7 @@ impl Simplifier<'_, '_, '_> {
         // Beyond the reference (spec S01): when no rule applies, the range of `a - b` may
         // still decide it (`x*2 > x` for `x` in [1, 10]). Sound only without wrapping.
         if let Some(v) = self.decide_lt(&a, &b) {
-            return ir::make_bool(v, lanes);
+            return constant::make_bool(v, lanes);
         }
         e
     }
@@ -411,7 +416,7 @@ impl Simplifier<'_, '_, '_> {
         }
         let r = self.lt(b.clone(), a.clone());
         match r.kind() {
-            ExprKind::Binary(BinOp::Lt, p, q) => ir::le(q.clone(), p.clone()),
+            ExprKind::Binary(BinOp::Lt, p, q) => make::le(q.clone(), p.clone()),
             _ => self.not(r),
         }
     }
@@ -422,44 +427,44 @@ impl Simplifier<'_, '_, '_> {
             return r;
         }
         let lanes = a.ty().lanes();
-        if ir::equal(&a, &b) {
-            return ir::make_bool(true, lanes);
+        if equality::equal(&a, &b) {
+            return constant::make_bool(true, lanes);
         }
         let ty = a.ty();
         if is_int(ty) {
             let (ca, cb) = (self.constant_bounds(&a), self.constant_bounds(&b));
             if ca.lt(&cb) || cb.lt(&ca) {
-                return ir::make_bool(false, lanes);
+                return constant::make_bool(false, lanes);
             }
-            if ir::no_overflow_int(ty) {
+            if overflow::no_overflow_int(ty) {
                 let d = self.sub(a.clone(), b.clone());
                 let cd = self.constant_bounds(&d);
                 if !cd.contains(0) {
-                    return ir::make_bool(false, lanes);
+                    return constant::make_bool(false, lanes);
                 }
                 if cd.as_single_point() == Some(0) {
-                    return ir::make_bool(true, lanes);
+                    return constant::make_bool(true, lanes);
                 }
             }
         }
         if !ty.is_bool() {
             // The reference orders the operands by node kind, then runs its list.
             let (a, b) = if should_commute(&a, &b) { (b, a) } else { (a, b) };
-            let e = ir::eq(a, b);
+            let e = make::eq(a, b);
             let context = pattern::Context { ty, denominator_non_zero: false };
             return pattern::apply_in(self, rule_tables::eq_rules(), &e, &context).unwrap_or(e);
         }
         // Booleans: b == true → b; b == false → !b
-        if ir::is_const_true(&b) {
+        if constant::is_const_true(&b) {
             return a;
         }
-        if ir::is_const_false(&b) {
+        if constant::is_const_false(&b) {
             return self.not(a);
         }
-        if ir::is_const(&a) && !ir::is_const(&b) {
-            return ir::eq(b, a);
+        if constant::is_const(&a) && !constant::is_const(&b) {
+            return make::eq(b, a);
         }
-        ir::eq(a, b)
+        make::eq(a, b)
     }
 
     /// `a && b` or `a || b`.
@@ -467,10 +472,10 @@ impl Simplifier<'_, '_, '_> {
         let is_and = op == BinOp::And;
         // Absorbing and neutral constants.
         for (x, y) in [(&a, &b), (&b, &a)] {
-            if ir::is_const_true(x) {
+            if constant::is_const_true(x) {
                 return if is_and { y.clone() } else { x.clone() };
             }
-            if ir::is_const_false(x) {
+            if constant::is_const_false(x) {
                 return if is_and { x.clone() } else { y.clone() };
             }
         }
@@ -478,7 +483,7 @@ impl Simplifier<'_, '_, '_> {
             return self.and_or(op, b, a);
         }
         // The reference's list, in its order.
-        let e = ir::binary(op, a.clone(), b.clone());
+        let e = make::binary(op, a.clone(), b.clone());
         let rules = if is_and { rule_tables::and_rules() } else { rule_tables::or_rules() };
         if let Some(r) = pattern::apply(self, rules, &e) {
             return r;
@@ -489,20 +494,20 @@ impl Simplifier<'_, '_, '_> {
     /// `!a`.
     pub fn not(&mut self, a: Expr) -> Expr {
         let lanes = a.ty().lanes();
-        if ir::is_const_true(&a) {
-            return ir::make_bool(false, lanes);
+        if constant::is_const_true(&a) {
+            return constant::make_bool(false, lanes);
         }
-        if ir::is_const_false(&a) {
-            return ir::make_bool(true, lanes);
+        if constant::is_const_false(&a) {
+            return constant::make_bool(true, lanes);
         }
         match a.kind() {
             ExprKind::Not(x) => x.clone(),                                     // !!x → x
-            ExprKind::Binary(BinOp::Lt, x, y) => ir::le(y.clone(), x.clone()), // !(x < y) → y <= x
-            ExprKind::Binary(BinOp::Le, x, y) => ir::lt(y.clone(), x.clone()), // !(x <= y) → y < x
-            ExprKind::Binary(BinOp::Eq, x, y) => ir::ne(x.clone(), y.clone()),
-            ExprKind::Binary(BinOp::Ne, x, y) => ir::eq(x.clone(), y.clone()),
+            ExprKind::Binary(BinOp::Lt, x, y) => make::le(y.clone(), x.clone()), // !(x < y) → y <= x
+            ExprKind::Binary(BinOp::Le, x, y) => make::lt(y.clone(), x.clone()), // !(x <= y) → y < x
+            ExprKind::Binary(BinOp::Eq, x, y) => make::ne(x.clone(), y.clone()),
+            ExprKind::Binary(BinOp::Ne, x, y) => make::eq(x.clone(), y.clone()),
             _ => {
-                let e = ir::not(a);
+                let e = make::not(a);
                 pattern::apply(self, rule_tables::not_rules(), &e).unwrap_or(e)
             }
         }
@@ -510,23 +515,23 @@ impl Simplifier<'_, '_, '_> {
 
     /// `select(c, t, f)`.
     pub fn select(&mut self, c: Expr, t: Expr, f: Expr) -> Expr {
-        if ir::is_const_true(&c) {
+        if constant::is_const_true(&c) {
             return t;
         }
-        if ir::is_const_false(&c) {
+        if constant::is_const_false(&c) {
             return f;
         }
         // select(likely(true), x, y) → x (and false, and likely_if_innermost)
-        if let Some(("likely" | "likely_if_innermost", [inner])) = ir::intrinsic_name(&c) {
-            if ir::is_const_true(inner) {
+        if let Some((Intrinsic::Likely | Intrinsic::LikelyIfInnermost, [inner])) = c.as_intrinsic() {
+            if constant::is_const_true(inner) {
                 return t;
             }
-            if ir::is_const_false(inner) {
+            if constant::is_const_false(inner) {
                 return f;
             }
         }
         // select(x, y, y) → y;  select(x, likely(y), y) → y;  select(x, y, likely(y)) → y
-        if ir::equal(&t, &f) {
+        if equality::equal(&t, &f) {
             return f;
         }
         if is_tagged_copy(&t, &f) {
@@ -536,12 +541,12 @@ impl Simplifier<'_, '_, '_> {
             return t;
         }
         let ty = t.ty();
-        let e = ir::select(c, t, f);
+        let e = make::select(c, t, f);
         let rules = select_rules();
         if let Some(r) = pattern::apply(self, &rules.general, &e) {
             return r;
         }
-        if ir::no_overflow_int(ty)
+        if overflow::no_overflow_int(ty)
             && let Some(r) = pattern::apply(self, &rules.no_overflow_int, &e)
         {
             return r;
@@ -556,7 +561,7 @@ impl Simplifier<'_, '_, '_> {
 
     /// The constant interval of a finite constant expression, if it is one.
     pub fn const_of(e: &Expr) -> Option<ConstantInterval> {
-        match ir::const_value(e)? {
+        match constant::const_value(e)? {
             Const::Int(v) => Some(ConstantInterval::single_point(v)),
             Const::UInt(v) => i64::try_from(v).ok().map(ConstantInterval::single_point),
             Const::Float(_) => None,
@@ -576,7 +581,7 @@ fn select_rules() -> &'static SelectRules {
     RULES.get_or_init(|| {
         let r = |l: &str, rr: &str| Rule::new(l, rr, None);
         let g = |l: &str, rr: &str, guard: pattern::Guard| Rule::new(l, rr, Some(guard));
-        let not_const_y: pattern::Guard = |b| b.wild(1).is_some_and(|y| !ir::is_const(y));
+        let not_const_y: pattern::Guard = |b| b.wild(1).is_some_and(|y| !constant::is_const(y));
         let general = [
             r("select(x != y, z, w)", "select(x == y, w, z)"),
             r("select(x <= y, z, w)", "select(y < x, w, z)"),
