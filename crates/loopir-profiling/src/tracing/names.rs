@@ -6,6 +6,8 @@
 //! (which reproduces the reference's numbering when earlier passes used the same prefix),
 //! and task names start from the first one unless told otherwise.
 
+use loopir::address_map::AddressSet;
+use loopir::expr::ExprNode;
 use loopir::visit::{Visitor, walk_expr, walk_stmt};
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, name};
 
@@ -42,13 +44,15 @@ impl NameGen {
 
 /// One past the highest `N` of the names `t<N>` used in `s` (0 if there are none).
 pub fn next_free_temp_index(s: &Stmt) -> u64 {
-    let mut scan = TempScan { next: 0 };
+    let mut scan = TempScan { next: 0, seen: AddressSet::default() };
     scan.visit_stmt(s);
     scan.next
 }
 
 struct TempScan {
     next: u64,
+    /// Shared expression nodes already scanned: a DAG is scanned in linear time.
+    seen: AddressSet<*const ExprNode>,
 }
 
 impl TempScan {
@@ -65,6 +69,9 @@ impl TempScan {
 
 impl Visitor for TempScan {
     fn visit_expr(&mut self, e: &Expr) {
+        if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
+            return;
+        }
         match e.kind() {
             ExprKind::Variable(n) | ExprKind::Let { name: n, .. } => self.note(n),
             _ => {}
