@@ -10,12 +10,32 @@ use loopir::{Expr, IrError, Stmt, StmtKind};
 /// shortened when long) or the Func / image it concerns.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum TracingError {
-    /// The environment's JSON text could not be read.
+    /// The environment's JSON text could not be read: not JSON, a field of the wrong type,
+    /// an unknown field (the message names it and its line and column), or another
+    /// environment's file altogether (the message says which).
     #[error("invalid trace environment JSON: {0}")]
     EnvJson(String),
-    /// The environment is inconsistent (duplicate names, an unknown type spelling, ...).
-    #[error("invalid trace environment: {0}")]
-    InvalidEnv(String),
+    /// The environment contradicts itself (a name listed twice, an output that is not a
+    /// Func, a counter out of range, ...).
+    #[error("invalid trace environment: `{field}`: {problem}")]
+    InvalidEnv {
+        /// The offending field, as a path into the JSON form (`outputs[0].dimensions`).
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+    },
+    /// The environment contradicts the statement it is used with (a Func of the IR it does
+    /// not describe, a dimension or value count that differs from the IR's, a switch for a
+    /// Func the IR never mentions, ...).
+    #[error("the trace environment does not fit the statement: `{field}`: {problem}{}", at_node(node))]
+    EnvMismatch {
+        /// The offending field, as a path into the JSON form (`funcs[1].args`).
+        field: String,
+        /// What is wrong with it.
+        problem: String,
+        /// The IR node it disagrees with, as printed (shortened), if there is one.
+        node: Option<String>,
+    },
     /// A call of kind Halide names a Func that the environment does not describe.
     #[error("the call `{call}` reads Func `{name}`, which is not a Func of the trace environment")]
     UnknownFunc {
@@ -65,6 +85,13 @@ pub enum TracingError {
         /// The Func or image.
         name: String,
     },
+    /// A fresh-name counter reached the largest `u64` (the first number, taken from the
+    /// input's names or the caller, was too close to it).
+    #[error("no fresh `{family}` name is left: the counter reached the largest number")]
+    NamesExhausted {
+        /// The name family, e.g. `t<N>`.
+        family: &'static str,
+    },
     /// An IR node could not be built (operand types did not fit).
     #[error("could not build {what}: {source}")]
     Ir {
@@ -73,6 +100,26 @@ pub enum TracingError {
         /// The constructor's complaint.
         source: IrError,
     },
+}
+
+impl TracingError {
+    /// Whether the error is about the environment (reading it, or it not fitting the
+    /// statement) rather than about the statement alone: a caller that read the
+    /// environment from a file should name that file.
+    pub fn is_env_error(&self) -> bool {
+        matches!(
+            self,
+            TracingError::EnvJson(_)
+                | TracingError::InvalidEnv { .. }
+                | TracingError::EnvMismatch { .. }
+                | TracingError::UnknownFunc { .. }
+                | TracingError::UnknownImage { .. }
+        )
+    }
+}
+
+fn at_node(node: &Option<String>) -> String {
+    node.as_ref().map(|n| format!(", at `{n}`")).unwrap_or_default()
 }
 
 /// Text of a node for an error message: the printed form, cut after a few hundred
@@ -102,7 +149,7 @@ pub(crate) fn expr_text(e: &Expr) -> String {
 
 /// Text of a statement without child statements (a store, an evaluate) for a message.
 pub(crate) fn stmt_text(s: &Stmt) -> String {
-    shorten(Abbreviate::new().mutate_stmt(s).to_string())
+    shorten(Abbreviate::new().mutate_stmt(s).to_string().trim_end().to_owned())
 }
 
 /// The first line of a statement as printed (the header of a loop, let, realization, ...),
@@ -191,7 +238,7 @@ mod tests {
         assert_eq!(expr_text(&e), e.to_string());
         let s = Stmt::provide("f", vec![e.clone()], vec![Expr::var_i32("x")], Expr::const_true())
             .expect("provide");
-        assert_eq!(stmt_text(&s), s.to_string());
+        assert_eq!(stmt_text(&s), s.to_string().trim_end());
     }
 
     #[test]

@@ -129,7 +129,7 @@ impl<'a> Injector<'a> {
         if !traced {
             return Ok(e);
         }
-        let temp = self.names.temp();
+        let temp = self.names.temp()?;
         let value = Expr::var(ty, temp.clone());
         let mut ev = TraceEvent::new(callee, TraceEventCode::Load, self.parent());
         ev.values = vec![value.clone()];
@@ -175,7 +175,7 @@ impl<'a> Injector<'a> {
             let ty = value.ty();
             let index = u32::try_from(i).unwrap_or(u32::MAX);
             self.funcs_touched.touch(func, index, ty, || stmt_text(&rebuilt()))?;
-            let temp = self.names.temp();
+            let temp = self.names.temp()?;
             let var = Expr::var(ty, temp.clone());
             let mut ev = TraceEvent::new(func, TraceEventCode::Store, self.parent());
             ev.values = vec![var.clone()];
@@ -203,7 +203,7 @@ impl<'a> Injector<'a> {
             if arg.as_variable().is_some() || arg.is_constant() {
                 store_args.push(arg.clone());
             } else {
-                let temp = self.names.temp();
+                let temp = self.names.temp()?;
                 store_args.push(Expr::var(arg.ty(), temp.clone()));
                 lifted.push((temp, arg.clone()));
             }
@@ -227,7 +227,7 @@ impl<'a> Injector<'a> {
         let new_min = self.try_mutate_expr(min)?;
         let new_max = self.try_mutate_expr(max)?;
         let new_body = if *for_type == ForType::Parallel {
-            let task = self.names.task();
+            let task = self.names.task()?;
             let traced_body = self.in_scope(task.clone(), |me| me.try_mutate_stmt(body))?;
             if traced_body.same_as(body) {
                 traced_body

@@ -11,6 +11,8 @@ use loopir::expr::ExprNode;
 use loopir::visit::{Visitor, walk_expr, walk_stmt};
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, name};
 
+use super::error::TracingError;
+
 /// Hands out the names the pass introduces.
 pub(crate) struct NameGen {
     next_temp: u64,
@@ -22,11 +24,12 @@ impl NameGen {
         NameGen { next_temp: first_temp, next_task: first_task }
     }
 
-    /// The next value temporary, `t<N>`.
-    pub(crate) fn temp(&mut self) -> Name {
+    /// The next value temporary, `t<N>`; an error once the numbers run out (the first
+    /// one, from the input or the caller, was near the largest `u64`).
+    pub(crate) fn temp(&mut self) -> Result<Name, TracingError> {
         let n = self.next_temp;
-        self.next_temp += 1;
-        name(&format!("t{n}"))
+        self.next_temp = n.checked_add(1).ok_or(TracingError::NamesExhausted { family: "t<N>" })?;
+        Ok(name(&format!("t{n}")))
     }
 
     /// The number the next temporary will get.
@@ -34,11 +37,12 @@ impl NameGen {
         self.next_temp
     }
 
-    /// The next parallel-task scope name.
-    pub(crate) fn task(&mut self) -> Name {
+    /// The next parallel-task scope name; an error once the numbers run out.
+    pub(crate) fn task(&mut self) -> Result<Name, TracingError> {
         let n = self.next_task;
-        self.next_task += 1;
-        if n == 0 { name("parallel_task") } else { name(&format!("parallel_task${n}")) }
+        self.next_task =
+            n.checked_add(1).ok_or(TracingError::NamesExhausted { family: "parallel_task$<N>" })?;
+        Ok(if n == 0 { name("parallel_task") } else { name(&format!("parallel_task${n}")) })
     }
 }
 
@@ -97,10 +101,18 @@ mod tests {
     #[test]
     fn task_names_follow_halide() {
         let mut g = NameGen::new(0, 0);
-        assert_eq!(g.task().as_ref(), "parallel_task");
-        assert_eq!(g.task().as_ref(), "parallel_task$1");
-        assert_eq!(g.temp().as_ref(), "t0");
-        assert_eq!(g.temp().as_ref(), "t1");
+        assert_eq!(g.task().expect("fresh").as_ref(), "parallel_task");
+        assert_eq!(g.task().expect("fresh").as_ref(), "parallel_task$1");
+        assert_eq!(g.temp().expect("fresh").as_ref(), "t0");
+        assert_eq!(g.temp().expect("fresh").as_ref(), "t1");
+    }
+
+    #[test]
+    fn running_out_of_numbers_is_an_error() {
+        let mut g = NameGen::new(u64::MAX - 1, u64::MAX);
+        assert_eq!(g.temp().expect("the last but one").as_ref(), format!("t{}", u64::MAX - 1));
+        assert_eq!(g.temp(), Err(TracingError::NamesExhausted { family: "t<N>" }));
+        assert!(g.task().is_err());
     }
 
     #[test]
