@@ -260,8 +260,16 @@ pub fn run(args: &LowerArgs) -> Result<ExitCode, String> {
     }
     let input = read_input(args.file.as_ref())?;
 
+    // The trace pass tells Func calls from image loads by their call kinds, which only its
+    // env can give the parser (untyped, an image's loads would silently go untraced).
+    let parse_env = match envs.iter().find(|(name, _)| *name == "trace") {
+        Some((_, f)) => {
+            TraceEnv::from_json(&f.text).map_err(|e| format!("{}: {e}", f.path.display()))?.parse_env()
+        }
+        None => ParseEnv::default(),
+    };
     let t0 = Instant::now();
-    let Some(mut stmt) = parse_or_report(&input, &ParseEnv::default()) else {
+    let Some(mut stmt) = parse_or_report(&input, &parse_env) else {
         return Ok(ExitCode::from(1));
     };
     let parse_ns = t0.elapsed().as_nanos();
