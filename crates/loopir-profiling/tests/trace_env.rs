@@ -52,6 +52,7 @@ fn trace(text: &str, env: &TraceEnv) -> Result<Stmt, TracingError> {
 
 /// The field and problem of an `InvalidEnv`, or of an `EnvMismatch` with its node.
 fn env_error(e: TracingError) -> (String, String, Option<String>) {
+    assert!(e.is_env_error(), "{e}");
     match e {
         TracingError::InvalidEnv { field, problem } => (field, problem, None),
         TracingError::EnvMismatch { field, problem, node } => (field, problem, node),

@@ -99,6 +99,15 @@ pub enum ProfilingError {
     Ir(#[from] IrError),
 }
 
+impl ProfilingError {
+    /// Whether the error is about the environment not fitting the statement rather than
+    /// about the statement alone: a caller that read the environment from a file should
+    /// name that file.
+    pub fn is_env_error(&self) -> bool {
+        matches!(self, ProfilingError::EnvMismatch { .. })
+    }
+}
+
 /// Why a profiling environment could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum EnvError {
