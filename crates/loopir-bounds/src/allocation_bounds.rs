@@ -21,7 +21,7 @@
 
 use loopir::make;
 use loopir::mutate::TryMutator;
-use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind, Type};
+use loopir::{CallType, Expr, Intrinsic, Name, Stmt, StmtKind, Type};
 
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::boxes::Region;
@@ -205,7 +205,7 @@ impl TryMutator for AllocationBounds<'_> {
     fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
         match s.kind() {
             StmtKind::Realize { .. } => self.realize(s),
-            StmtKind::Evaluate(e) if matches!(e.kind(), ExprKind::Call { name, .. } if name.as_ref() == "declare_box_touched") => {
+            StmtKind::Evaluate(e) if e.is_intrinsic(Intrinsic::DeclareBoxTouched) => {
                 Ok(Stmt::evaluate(Expr::i32(0)))
             }
             _ => self.try_super_stmt(s),

@@ -1322,7 +1322,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         // The reference's monotone one-argument functions: the `round` intrinsic and these
         // math functions at 32 or 64 bits (not `trunc`, not 16-bit ones).
         let monotone = ["sqrt", "floor", "ceil", "exp", "log"];
-        let is_monotone = name == "round"
+        let is_monotone = name == Intrinsic::Round.name()
             || name
                 .strip_suffix("_f32")
                 .or_else(|| name.strip_suffix("_f64"))

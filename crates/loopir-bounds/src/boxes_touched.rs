@@ -416,9 +416,9 @@ impl Walker<'_, '_> {
     fn expr_inner(&mut self, e: &Expr) -> Result<(), BoundsError> {
         match e.kind() {
             ExprKind::Call { name, args, call_type, .. } => {
-                if matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) {
-                    match (name.as_ref(), args.as_slice()) {
-                        ("if_then_else", [c, t, rest @ ..]) => {
+                if let Some((intrinsic, args)) = e.as_intrinsic() {
+                    match (intrinsic, args) {
+                        (Intrinsic::IfThenElse, [c, t, rest @ ..]) => {
                             self.expr(c)?;
                             let t = t.clone();
                             let f = rest.first().cloned();
@@ -430,7 +430,7 @@ impl Walker<'_, '_> {
                                 f.map(|f| move |w: &mut Self| w.expr(&f)),
                             );
                         }
-                        ("declare_box_touched", [buf, rest @ ..]) => {
+                        (Intrinsic::DeclareBoxTouched, [buf, rest @ ..]) => {
                             for a in args {
                                 self.expr(a)?;
                             }

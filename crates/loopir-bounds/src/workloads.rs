@@ -91,7 +91,7 @@ fn nested_calls(n: usize, identical: bool) -> Stmt {
     for i in (1..=n).rev() {
         let p = Expr::var(Type::BOOL, format!("p{i}").as_str());
         let other = if identical { e.clone() } else { f(if i % 2 == 1 { i as i64 } else { -(i as i64) }) };
-        e = Expr::call(Type::INT32, "if_then_else", vec![p, e, other], loopir::CallType::PureIntrinsic);
+        e = Intrinsic::IfThenElse.call(Type::INT32, vec![p, e, other]);
     }
     let provide = Stmt::provide("g", vec![e], vec![x()], constant::make_bool(true, 1));
     let body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));

@@ -10,7 +10,7 @@
 //! (`boxes_required` on parsed text included) agree with the passes.
 
 use loopir::constant;
-use loopir::{CallType, Expr, ExprKind};
+use loopir::{CallType, Expr, ExprKind, Intrinsic};
 
 use loopir::constant::Const;
 
@@ -43,7 +43,7 @@ pub(crate) fn fold_call(e: &Expr) -> Option<Expr> {
     let ExprKind::Call { name, args, call_type, value_index } = e.kind() else { return None };
     let pure = match effective_call_type(name, *call_type, *value_index) {
         CallType::PureExtern => true,
-        CallType::PureIntrinsic | CallType::Intrinsic => name.as_ref() == "round",
+        CallType::PureIntrinsic | CallType::Intrinsic => e.is_intrinsic(Intrinsic::Round),
         _ => false,
     };
     if !pure {
@@ -57,7 +57,7 @@ pub(crate) fn fold_call(e: &Expr) -> Option<Expr> {
         match n {
             "ceil_f32" => Some(f64::ceil),
             "floor_f32" => Some(f64::floor),
-            "round" => Some(f64::round_ties_even),
+            _ if n == Intrinsic::Round.name() => Some(f64::round_ties_even),
             "trunc_f32" => Some(f64::trunc),
             _ => None,
         }

@@ -37,7 +37,7 @@ use loopir::equality;
 use loopir::free_vars;
 use loopir::make;
 use loopir::mutate::TryMutator;
-use loopir::{Binder, CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type};
+use loopir::{Binder, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::FuncValueBounds;
@@ -85,11 +85,11 @@ fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) ->
     let mut stages = build_stages(ctx, &facts, env)?;
     let has_extern_consumer = consumer_analysis(ctx, &mut stages, env, func_bounds)?;
 
-    let markers: Vec<Stmt> = ["add_image_checks_marker"]
+    let markers: Vec<Stmt> = [Intrinsic::AddImageChecksMarker]
         .into_iter()
-        .chain(env.target.profile.then_some("profiling_enable_instance_marker"))
-        .chain(["skip_stages_marker"])
-        .map(|m| Stmt::evaluate(Expr::call(Type::INT32, m, vec![], CallType::Intrinsic)))
+        .chain(env.target.profile.then_some(Intrinsic::ProfilingEnableInstanceMarker))
+        .chain([Intrinsic::SkipStagesMarker])
+        .map(|m| Stmt::evaluate(m.call(Type::INT32, vec![])))
         .collect();
     let body = Stmt::block(markers.into_iter().chain(std::iter::once(s.clone())).collect());
     let mut by_prefix: FxHashMap<String, usize> = FxHashMap::default();

@@ -7,7 +7,7 @@ use loopir::make;
 use loopir::substitute;
 use std::rc::Rc;
 
-use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind};
+use loopir::{CallType, Expr, ExprKind, Intrinsic, Name, Stmt, StmtKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::FuncValueBounds;
@@ -342,7 +342,7 @@ impl Facts {
                 }
                 StmtKind::IfThenElse { condition, then_case, else_case } => {
                     let is_likely =
-                        matches!(condition.kind(), ExprKind::Call { name, .. } if name.as_ref() == "likely");
+                        condition.is_intrinsic(Intrinsic::Likely);
                     // A memoized Func is computed under `if (<f>.cache_miss)`, which the
                     // memoization pass adds around the whole production: not part of the
                     // Func's definition, which is what the reference infers bounds from.
@@ -410,7 +410,7 @@ fn selects_to_if_then_else(e: &Expr) -> Expr {
     let inner = e.map_children(selects_to_if_then_else);
     match inner.kind() {
         ExprKind::Select(c, t, f) if t.ty().is_scalar() && is_pure(c) => {
-            Expr::call(t.ty(), "if_then_else", vec![c.clone(), t.clone(), f.clone()], CallType::PureIntrinsic)
+            Intrinsic::IfThenElse.call(t.ty(), vec![c.clone(), t.clone(), f.clone()])
         }
         _ => inner,
     }
@@ -464,8 +464,8 @@ fn definition_exprs(
     }
     let wrap = |e: Expr| {
         predicates.iter().fold(e, |acc, pred| {
-            let likely = Expr::call(pred.ty(), "likely", vec![pred.clone()], CallType::PureIntrinsic);
-            Expr::call(acc.ty(), "if_then_else", vec![likely, acc], CallType::PureIntrinsic)
+            let likely = Intrinsic::Likely.call(pred.ty(), vec![pred.clone()]);
+            Intrinsic::IfThenElse.call(acc.ty(), vec![likely, acc])
         })
     };
     let lhs = if k > 0 { p.args.iter().cloned().map(wrap).collect() } else { Vec::new() };

@@ -8,7 +8,7 @@
 use loopir::address_map::AddressSet;
 use loopir::mutate::ExprMemo;
 use loopir::{
-    CallType, DeviceApi, Expr, ExprKind, ForType, Mutator, Name, Stmt, StmtKind, Type, stack::with_stack,
+    CallType, DeviceApi, Expr, ExprKind, ForType, Intrinsic, Mutator, Name, Stmt, StmtKind, Type, stack::with_stack,
 };
 use rustc_hash::FxHashMap;
 
@@ -146,7 +146,7 @@ impl Mutator for MarkerReplacer {
             return r;
         }
         let r = match e.kind() {
-            ExprKind::Call { name, .. } if name.as_ref() == ENABLE_MARKER => {
+            ExprKind::Call { .. } if e.is_intrinsic(ENABLE_MARKER) => {
                 call_i32("halide_profiler_enable_instance", vec![self.instance.clone()])
             }
             _ => self.super_expr(e),
@@ -352,7 +352,7 @@ impl<'e> Injector<'e> {
     }
 
     fn claim_token(&self, s: Stmt) -> Stmt {
-        let alloca = Expr::call(Type::void_ptr(), "alloca", vec![Expr::i32(4)], CallType::Intrinsic);
+        let alloca = Intrinsic::Alloca.call(Type::void_ptr(), vec![Expr::i32(4)]);
         let tokens = vec![self.shared_token.clone(), self.local_token.clone()];
         let body = Stmt::block(vec![
             eval_call("halide_profiler_acquire_sampling_token", tokens.clone()),

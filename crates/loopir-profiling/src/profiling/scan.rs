@@ -374,7 +374,7 @@ impl<'a> Scanner<'a, '_> {
     }
 
     fn call(&mut self, name: &str, args: &[Expr]) {
-        if name == ENABLE_MARKER {
+        if name == ENABLE_MARKER.name() {
             self.facts.marker_stmts.insert(self.current_stmt);
             return;
         }

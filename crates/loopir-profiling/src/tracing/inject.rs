@@ -18,7 +18,7 @@ use rustc_hash::FxHashMap;
 
 use loopir::mutate::{ExprMemo, TryMutator, try_mutate_exprs, try_mutate_ranges};
 use loopir::stack::with_stack;
-use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type, name};
+use loopir::{CallType, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type, name};
 
 use super::env::{EnvIndex, FuncTracing};
 use super::error::{TracingError, expr_text, stmt_text};
@@ -135,7 +135,7 @@ impl<'a> Injector<'a> {
         ev.ty = Some(ty);
         ev.value_index = *value_index;
         let trace = ev.build()?;
-        let body = Expr::call(ty, "return_second", vec![trace, value], CallType::PureIntrinsic);
+        let body = Intrinsic::ReturnSecond.call(ty, vec![trace, value]);
         Ok(Expr::let_in(temp, e.clone(), body))
     }
 
@@ -182,14 +182,9 @@ impl<'a> Injector<'a> {
             ev.value_index = index;
             let mut trace = ev.build()?;
             if !is_const_one(&new_predicate) {
-                trace = Expr::call(
-                    Type::INT32,
-                    "if_then_else",
-                    vec![new_predicate.clone(), trace],
-                    CallType::PureIntrinsic,
-                );
+                trace = Intrinsic::IfThenElse.call(Type::INT32, vec![new_predicate.clone(), trace]);
             }
-            let body = Expr::call(ty, "return_second", vec![trace, var], CallType::PureIntrinsic);
+            let body = Intrinsic::ReturnSecond.call(ty, vec![trace, var]);
             traced_values.push(Expr::let_in(temp, value.clone(), body));
         }
 
@@ -408,10 +403,8 @@ fn is_const_one(e: &Expr) -> bool {
         ExprKind::UIntImm(v) => *v == 1,
         ExprKind::FloatImm(v) => *v == 1.0,
         ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => is_const_one(v),
-        ExprKind::Call { name: callee, args, call_type, .. } => {
-            matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic)
-                && matches!(callee.as_ref(), "bool_to_mask" | "cast_mask")
-                && args.first().is_some_and(is_const_one)
+        ExprKind::Call { .. } => {
+            matches!(e.as_intrinsic(), Some((Intrinsic::BoolToMask | Intrinsic::CastMask, [first, ..])) if is_const_one(first))
         }
         _ => false,
     }

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use loopir::{CallType, Expr, Type};
+use loopir::{Expr, Intrinsic, Type};
 
 use super::boxes::TouchedBox;
 use super::error::TracingError;
@@ -113,7 +113,7 @@ pub(crate) fn func_type_and_dim(
             _ => parts.extend([space(), Expr::i32(0), space(), Expr::i32(0)]),
         }
     }
-    Ok(Expr::call(Type::c_string(), "stringify", parts, CallType::PureIntrinsic))
+    Ok(Intrinsic::Stringify.call(Type::c_string(), parts))
 }
 
 #[cfg(test)]
