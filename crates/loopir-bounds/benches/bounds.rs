@@ -9,12 +9,14 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use loopir::constant;
 use loopir::make;
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use loopir_bounds::compute_bounds::computation_bounds_inference_with;
 use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
-use loopir_bounds::{FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w};
+use loopir_bounds::{
+    FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w,
+};
 use loopir_simplify::{Ctx, Interval, Scope};
 use std::hint::black_box;
 use std::time::Duration;
@@ -188,10 +190,7 @@ fn benches(c: &mut Criterion) {
     expr_group(c, "B5_fibonacci_dag", &[32, 64, 90, 1000, 10000], w::fibonacci_dag, &x10, false);
     let mut p = Scope::new();
     let f32t = loopir::Type::float(32, 1);
-    let _ = p.push(
-        "p",
-        Interval::new(constant::make_float(f32t, 0.5), constant::make_float(f32t, 2.0)),
-    );
+    let _ = p.push("p", Interval::new(constant::make_float(f32t, 0.5), constant::make_float(f32t, 2.0)));
     expr_group(c, "B10_horner", &[50, 100, 250, 500], w::horner, &p, false);
     expr_group(c, "B11_bitwise_chain", &[16, 64, 256, 1024], w::bitwise_chain, &x10, true);
     stmt_group(c, "B2_let_chain_stmt", &[16, 256, 4096, 65536], &w::let_chain_stmt, true);

@@ -20,10 +20,12 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use loopir::constant;
 use std::time::Instant;
 
-use loopir_bounds::boxes::print_boxes;
-use loopir_simplify::cse::print_bound;
 use loopir::dag::{dag_size, dag_size_of};
-use loopir_bounds::{FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w};
+use loopir_bounds::boxes::print_boxes;
+use loopir_bounds::{
+    FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w,
+};
+use loopir_simplify::cse::print_bound;
 use loopir_simplify::{Ctx, Interval, Scope};
 
 /// The size given as the second argument: run that size once (for profilers).
@@ -316,10 +318,7 @@ fn main() {
     let sym = Scope::new();
     let mut p = Scope::new();
     let f32t = loopir::Type::float(32, 1);
-    let _ = p.push(
-        "p",
-        Interval::new(constant::make_float(f32t, 0.5), constant::make_float(f32t, 2.0)),
-    );
+    let _ = p.push("p", Interval::new(constant::make_float(f32t, 0.5), constant::make_float(f32t, 2.0)));
     report("B1 let_chain_expr", &[1024, 2048, 4096, 8192], |n| expr(w::let_chain_expr, &x100, n, false));
     report("square_let_chain", &[1000, 2000, 4000, 8000], |n| expr(w::square_let_chain, &sym, n, false));
     report("G02 nested_arith_sel", &[500, 1000, 2000, 4000], |n| {

@@ -2,8 +2,8 @@
 //! reference's own spelling: both bounds passes build these expressions unsimplified (or
 //! simplify only parts of them), so their shape is part of the output.
 
-use loopir::make;
 use loopir::Expr;
+use loopir::make;
 
 /// `align_bounds(v, modulus, remainder)` of the range `[min, max]`: the min rounded down
 /// and one past the max rounded up to `modulus*k + remainder`, as

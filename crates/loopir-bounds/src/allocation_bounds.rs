@@ -26,11 +26,11 @@ use loopir::{CallType, Expr, Intrinsic, Name, Stmt, StmtKind, Type};
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::boxes::Region;
 use crate::boxes_touched::box_touched_in;
-use loopir_simplify::cse::cse;
-use loopir_simplify::ctx::{Ctx, Options};
 use crate::env::{BoundsEnv, ExplicitBound};
 use crate::error::BoundsError;
 use crate::relevance::Relevance;
+use loopir_simplify::cse::cse;
+use loopir_simplify::ctx::{Ctx, Options};
 use loopir_simplify::simplify::simplify_expr;
 
 /// Runs allocation bounds inference on `s` (see the module docs). `fresh_t` seeds the
@@ -124,8 +124,9 @@ impl AllocationBounds<'_> {
                 extent = Some(x.clone());
             }
         }
-        let mut extent = extent
-            .unwrap_or_else(|| self.simplified(&make::add(make::sub(max.clone(), min.clone()), Expr::i32(1))));
+        let mut extent = extent.unwrap_or_else(|| {
+            self.simplified(&make::add(make::sub(max.clone(), min.clone()), Expr::i32(1)))
+        });
         if let Some(b) = &explicit
             && let Some(modulus) = &b.modulus
         {

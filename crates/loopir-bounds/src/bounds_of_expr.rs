@@ -12,18 +12,18 @@
 //! was rebound. Let values are analysed once and referred to by fresh names
 //! (`name.min`, `name.max`) instead of being copied into every use.
 
+use loopir::address_map::AddressMap;
 use loopir::constant;
 use loopir::equality;
 use loopir::make;
-use loopir_simplify::likely;
-use loopir_simplify::overflow;
-use loopir::address_map::AddressMap;
 use loopir::stack::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Intrinsic, Name, Type, VectorReduceOp};
+use loopir_simplify::likely;
+use loopir_simplify::overflow;
 
+use loopir::constant::Const;
 use loopir_simplify::ctx::Ctx;
 use loopir_simplify::interval::{Bound, Interval, make_max, make_min};
-use loopir::constant::Const;
 use loopir_simplify::scope::Scope;
 use loopir_simplify::simplify::Simplifier;
 
@@ -503,7 +503,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         if source.has_upper_bound() {
             r.max = source.max.clone();
         }
-        Interval { min: r.min.map(|x| make::cast(to, x.clone())), max: r.max.map(|x| make::cast(to, x.clone())) }
+        Interval {
+            min: r.min.map(|x| make::cast(to, x.clone())),
+            max: r.max.map(|x| make::cast(to, x.clone())),
+        }
     }
 
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Interval {
@@ -770,7 +773,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             };
             if self.ctx.options().compat_float_mod {
                 let neg_b0 = make::sub(z.clone(), b0);
-                return Interval::new(z, loopir_simplify::interval::make_min_max_expr(BinOp::Max, &b1, &neg_b0));
+                return Interval::new(
+                    z,
+                    loopir_simplify::interval::make_min_max_expr(BinOp::Max, &b1, &neg_b0),
+                );
             }
             return Interval::new(
                 make_min_expr(z.clone(), b0),
@@ -1128,14 +1134,16 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 }
                 Some(type_bounds(ty))
             }
-            (I::Popcount | I::CountTrailingZeros, [x]) => {
-                Some(Interval::new(constant::make_zero(elem), constant::make_const(elem, x.ty().bits() as i128)))
-            }
+            (I::Popcount | I::CountTrailingZeros, [x]) => Some(Interval::new(
+                constant::make_zero(elem),
+                constant::make_const(elem, x.ty().bits() as i128),
+            )),
             (I::CountLeadingZeros, [x]) => {
                 let ix = self.bounds(x);
                 let bits = constant::make_const(elem, x.ty().bits() as i128);
                 if let (Some(lo), Some(hi)) = (ix.lo(), ix.hi())
-                    && (x.ty().is_uint() || self.prove(make::ge(lo.clone(), constant::make_zero(x.ty().element_of()))))
+                    && (x.ty().is_uint()
+                        || self.prove(make::ge(lo.clone(), constant::make_zero(x.ty().element_of()))))
                 {
                     let clz = |v: &Expr| I::CountLeadingZeros.call(ty, vec![v.clone()]);
                     return Some(Interval::new(clz(hi), clz(lo)));
@@ -1172,11 +1180,13 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     fn nonneg(&mut self, b: &Bound, ty: Type) -> bool {
-        ty.is_uint() || b.as_expr().is_some_and(|x| self.prove(make::ge(x.clone(), constant::make_zero(x.ty()))))
+        ty.is_uint()
+            || b.as_expr().is_some_and(|x| self.prove(make::ge(x.clone(), constant::make_zero(x.ty()))))
     }
 
     fn neg(&mut self, b: &Bound) -> bool {
-        b.as_expr().is_some_and(|x| x.ty().is_int() && self.prove(make::lt(x.clone(), constant::make_zero(x.ty()))))
+        b.as_expr()
+            .is_some_and(|x| x.ty().is_int() && self.prove(make::lt(x.clone(), constant::make_zero(x.ty()))))
     }
 
     fn bitwise(&mut self, ty: Type, intrinsic: Intrinsic, ia: &Interval, ib: &Interval) -> Interval {
@@ -1189,13 +1199,17 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 if let (Some(a1), Some(b1)) = (ia.hi(), ib.hi()) {
                     let (ap, bp) = (self.nonneg(&ia.min, elem), self.nonneg(&ib.min, elem));
                     if ap && bp {
-                        return Interval::new(constant::make_zero(elem), make_min_expr(a1.clone(), b1.clone()));
+                        return Interval::new(
+                            constant::make_zero(elem),
+                            make_min_expr(a1.clone(), b1.clone()),
+                        );
                     } else if elem.is_int() && ap {
                         return Interval::new(constant::make_zero(elem), a1.clone());
                     } else if elem.is_int() && bp {
                         return Interval::new(constant::make_zero(elem), b1.clone());
                     } else if elem.is_int() {
-                        r.max = Bound::Finite(loopir_simplify::interval::make_min_max_expr(BinOp::Max, a1, b1));
+                        r.max =
+                            Bound::Finite(loopir_simplify::interval::make_min_max_expr(BinOp::Max, a1, b1));
                     }
                 }
             }

@@ -8,8 +8,8 @@ use std::fmt;
 
 use loopir::{BinOp, Expr, ExprKind};
 
-use loopir_simplify::ctx::Ctx;
 use crate::error::BoundsError;
+use loopir_simplify::ctx::Ctx;
 use loopir_simplify::interval::{Bound, Interval, make_max, make_min, make_min_max_expr};
 use loopir_simplify::scope::Scope;
 use loopir_simplify::simplify::{Simplifier, can_prove};

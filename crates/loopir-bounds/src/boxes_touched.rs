@@ -45,24 +45,24 @@
 //! analysed with one shared, memoised [`BoundsOfExpr`], so the walk costs O(|S|) plus the
 //! interval rules of new nodes.
 
-use loopir::constant;
-use loopir::make;
-use loopir_simplify::likely;
-use loopir_simplify::overflow;
 use indexmap::IndexMap;
 use loopir::address_map::{AddressMap, AddressSet};
+use loopir::constant;
+use loopir::make;
 use loopir::stack::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Intrinsic, Name, Stmt, StmtKind};
+use loopir_simplify::likely;
+use loopir_simplify::overflow;
 
 use loopir_simplify::solve::{solve_expression, solve_if_then_else};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::{BoundsOfExpr, FuncValueBounds};
 use crate::boxes::{Region, merge_boxes};
-use loopir_simplify::ctx::Ctx;
 use crate::error::BoundsError;
-use loopir_simplify::interval::{Bound, Interval, make_max, make_min};
 use crate::relevance::Relevance;
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::{Bound, Interval, make_max, make_min};
 use loopir_simplify::scope::{Scope, Token};
 use loopir_simplify::simplify::Simplifier;
 
@@ -265,7 +265,9 @@ fn finish(ctx: &Ctx, map: BoxMap, purify: bool) -> BoxMap {
                         // single expression); a full simplification of every end cost
                         // 1.5M instructions per let on a 512-long named let chain (B2b).
                         Bound::Finite(e) if !crate::bounds_of_expr::folds_to_overflow(s, e) => b.clone(),
-                        Bound::Finite(e) if purify => Bound::Finite(overflow::purify_index_math(&s.simplify(e))),
+                        Bound::Finite(e) if purify => {
+                            Bound::Finite(overflow::purify_index_math(&s.simplify(e)))
+                        }
                         Bound::Finite(_) => inf,
                         other => other.clone(),
                     };

@@ -37,19 +37,19 @@
 use std::cell::RefCell;
 
 use indexmap::IndexMap;
-use loopir::stack::with_stack;
 use loopir::mutate::{ExprMemo, Mutator};
+use loopir::stack::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
 
 use crate::bounds_of_expr::bounds_of_expr_in_scope;
-use loopir_simplify::cse::cse;
-use loopir_simplify::ctx::Ctx;
 use crate::env::BoundsEnv;
-use loopir_simplify::interval::Interval;
 use loopir::equality::equal;
 use loopir::free_vars::mentions_var;
 use loopir::substitute::substitute;
+use loopir_simplify::cse::cse;
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::Interval;
 use loopir_simplify::scope::Scope;
 use loopir_simplify::simplify::simplify_expr;
 

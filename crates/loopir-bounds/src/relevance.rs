@@ -16,8 +16,8 @@
 //! across its queries.
 
 use loopir::address_map::{AddressMap, AddressSet};
-use loopir::stack::with_stack;
 use loopir::mutate::Mutator;
+use loopir::stack::with_stack;
 use loopir::visit::Visitor;
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -370,8 +370,14 @@ mod tests {
                 3 => {
                     let (min, max) = (self.int(1), self.int(1));
                     let body = self.stmt(depth - 1);
-                    Stmt::for_loop("x", loopir::MinMax { min, max }, loopir::ForType::Serial, loopir::DeviceApi::None, body)
-                        .unwrap_or_else(|e| panic!("{e}"))
+                    Stmt::for_loop(
+                        "x",
+                        loopir::MinMax { min, max },
+                        loopir::ForType::Serial,
+                        loopir::DeviceApi::None,
+                        body,
+                    )
+                    .unwrap_or_else(|e| panic!("{e}"))
                 }
                 4 => {
                     let cond = loopir::make::lt(self.int(1), Expr::i32(3));
@@ -439,9 +445,14 @@ mod tests {
             StmtKind::For { name, min, max, for_type, device_api, body, .. } => {
                 let (b, body_kept) = plain_cut(body, func);
                 let kept = body_kept || mentions(min, func) || mentions(max, func);
-                let rebuilt =
-                    Stmt::for_loop(name.clone(), loopir::MinMax { min: min.clone(), max: max.clone() }, *for_type, *device_api, b)
-                        .unwrap_or_else(|e| panic!("{e}"));
+                let rebuilt = Stmt::for_loop(
+                    name.clone(),
+                    loopir::MinMax { min: min.clone(), max: max.clone() },
+                    *for_type,
+                    *device_api,
+                    b,
+                )
+                .unwrap_or_else(|e| panic!("{e}"));
                 (if kept { rebuilt } else { no_op() }, kept)
             }
             StmtKind::IfThenElse { condition, then_case, else_case } => {

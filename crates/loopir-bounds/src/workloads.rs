@@ -11,10 +11,10 @@ use loopir::{DeviceApi, Expr, ForType, Intrinsic, MinMax, Stmt, Type};
 
 use crate::allocation_bounds::allocation_bounds_inference;
 use crate::compute_bounds::computation_bounds_inference;
-use loopir_simplify::ctx::Ctx;
 use crate::env::{BoundsEnv, FreshNames, Func as EnvFunc, Output, Target, Update};
 use crate::error::BoundsError;
 use crate::func_value_bounds::func_value_bounds_from_text;
+use loopir_simplify::ctx::Ctx;
 use loopir_simplify::interval::Interval;
 use loopir_simplify::scope::Scope;
 
@@ -83,8 +83,11 @@ pub fn nested_identical_select_calls(n: usize) -> Stmt {
 
 fn nested_calls(n: usize, identical: bool) -> Stmt {
     let f = |off: i64| {
-        let arg =
-            if off >= 0 { make::add(x(), Expr::i32(off as i32)) } else { make::sub(x(), Expr::i32(-off as i32)) };
+        let arg = if off >= 0 {
+            make::add(x(), Expr::i32(off as i32))
+        } else {
+            make::sub(x(), Expr::i32(-off as i32))
+        };
         Expr::call_func(Type::INT32, "f", vec![arg], 0)
     };
     let mut e = f(n as i64);
@@ -174,8 +177,12 @@ fn let_chain_stmt_of(n: usize, prefix: &str, extra: Option<&Expr>) -> Stmt {
     let vars: Vec<Expr> = names.iter().map(|nm| Expr::var_i32(nm.clone())).collect();
     let last = vars.last().cloned().unwrap_or_else(x);
     let g = Expr::call_func(Type::INT32, "g", vec![last.clone()], 0);
-    let provide =
-        Stmt::provide("f", vec![g], vec![last.clone(), make::add(last, Expr::i32(1))], constant::make_bool(true, 1));
+    let provide = Stmt::provide(
+        "f",
+        vec![g],
+        vec![last.clone(), make::add(last, Expr::i32(1))],
+        constant::make_bool(true, 1),
+    );
     let mut body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
     for k in (0..n).rev() {
         let step = if k == 0 {
@@ -201,11 +208,16 @@ pub fn stencil_chain(n: usize) -> Stmt {
         let v = format!("f{i}.s0.x");
         let xv = Expr::var_i32(v.as_str());
         let prev = format!("f{}", i - 1);
-        let read =
-            |d: i32| Expr::call_func(Type::INT32, prev.as_str(), vec![make::add(xv.clone(), Expr::i32(d))], 0);
+        let read = |d: i32| {
+            Expr::call_func(Type::INT32, prev.as_str(), vec![make::add(xv.clone(), Expr::i32(d))], 0)
+        };
         let value = make::add(read(-1), read(1));
-        let provide =
-            Stmt::provide(format!("f{i}").as_str(), vec![value], vec![xv.clone()], constant::make_bool(true, 1));
+        let provide = Stmt::provide(
+            format!("f{i}").as_str(),
+            vec![value],
+            vec![xv.clone()],
+            constant::make_bool(true, 1),
+        );
         let body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
         let lo = Expr::var_i32(format!("{v}.min").as_str());
         let hi = Expr::var_i32(format!("{v}.max").as_str());

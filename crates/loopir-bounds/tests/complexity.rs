@@ -3,10 +3,12 @@
 //! (about) double, plus an absolute budget.
 
 use loopir::constant;
-use loopir::make;
-use loopir_simplify::cse::print_cse;
 use loopir::dag::{dag_size, tree_size};
-use loopir_bounds::{FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w};
+use loopir::make;
+use loopir_bounds::{
+    FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w,
+};
+use loopir_simplify::cse::print_cse;
 use loopir_simplify::{Bound, Ctx, Interval, Scope};
 
 /// DAG size of both ends and the CSE'd printed length of both ends.
@@ -111,10 +113,7 @@ fn g03_fibonacci_dag_is_exact_then_everything() {
 fn g04_horner_500_finishes_linearly() {
     let mut s = Scope::new();
     let f = loopir::Type::float(32, 1);
-    let _ = s.push(
-        "p",
-        Interval::new(constant::make_float(f, 0.5), constant::make_float(f, 2.0)),
-    );
+    let _ = s.push("p", Interval::new(constant::make_float(f, 0.5), constant::make_float(f, 2.0)));
     assert_linear("horner", expr_sizes(250, w::horner, &s), expr_sizes(500, w::horner, &s));
 }
 
@@ -320,8 +319,10 @@ fn allocation_bounds_on_deep_nests_do_not_overflow_the_stack() {
     for _ in 0..200_000 {
         body = Stmt::if_then_else(Expr::var(Type::BOOL, "p"), body, None).unwrap_or_else(|e| panic!("{e}"));
     }
-    let bounds =
-        vec![MinExtent { min: Expr::var_i32("f.x.min_realized"), extent: Expr::var_i32("f.x.extent_realized") }];
+    let bounds = vec![MinExtent {
+        min: Expr::var_i32("f.x.min_realized"),
+        extent: Expr::var_i32("f.x.extent_realized"),
+    }];
     let s = Stmt::realize("f", vec![Type::INT32], MemoryType::Auto, bounds, Expr::bool(true), body)
         .unwrap_or_else(|e| panic!("{e}"));
     let env = loopir_bounds::env::BoundsEnv::from_json(

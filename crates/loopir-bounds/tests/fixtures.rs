@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 
 use loopir::Type;
 use loopir::parse::{ParseEnv, parse_expr, parse_stmt_with_env};
-use loopir_bounds::{FuncValueBounds, bounds_of_expr_in_scope, bounds_of_expr_simplified, boxes_provided, boxes_required, boxes_touched};
+use loopir_bounds::{
+    FuncValueBounds, bounds_of_expr_in_scope, bounds_of_expr_simplified, boxes_provided, boxes_required,
+    boxes_touched,
+};
 use loopir_simplify::{Bound, Ctx, Interval, Scope, simplify};
 
 fn fixtures_dir() -> PathBuf {

@@ -5,12 +5,12 @@
 //! merged (hash-consing), and every node worth a let that is used more than once is
 //! bound to a fresh `t<N>` name, outermost first in dependency order.
 
+use loopir::address_map::{AddressMap, AddressSet};
 use loopir::equality;
 use loopir::hash;
 use loopir::make;
-use loopir::substitute;
-use loopir::address_map::{AddressMap, AddressSet};
 use loopir::stack::with_stack;
+use loopir::substitute;
 use loopir::{BinOp, Expr, ExprKind, ExprNode, Name};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
@@ -155,8 +155,7 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
     let mut replaced: AddressMap<*const ExprNode, Expr> = Default::default();
     let mut lets: Vec<(Name, Expr)> = Vec::new();
     for n in &order {
-        let rebuilt =
-            n.map_children(|c| replaced.get(&c.as_ptr()).cloned().unwrap_or_else(|| c.clone()));
+        let rebuilt = n.map_children(|c| replaced.get(&c.as_ptr()).cloned().unwrap_or_else(|| c.clone()));
         let out = if uses.get(&n.as_ptr()).copied().unwrap_or(0) > 1 {
             let name = loop {
                 let name = ctx.fresh_t();

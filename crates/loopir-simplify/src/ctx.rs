@@ -70,6 +70,8 @@ pub struct Ctx {
     /// structure rather than address (see [`crate::simplify::ByStructure`]).
     simplified_by_structure: RefCell<crate::simplify::ByStructure>,
     stats: Cell<Stats>,
+    /// How often each rewrite rule fired, by name, once [`Ctx::record_rules`] was called.
+    rules_fired: RefCell<Option<FxHashMap<&'static str, u64>>>,
 }
 
 impl Ctx {
@@ -130,6 +132,40 @@ impl Ctx {
     /// result (what lets a walk skip a branch identical to one it has just walked).
     pub fn draws(&self) -> u64 {
         self.draws.get()
+    }
+
+    /// Starts counting how often each rewrite rule of the simplifier fires (see
+    /// [`Ctx::rules_fired`]); off by default, as it costs a table update per rewrite.
+    pub fn record_rules(&self) {
+        self.rules_fired.borrow_mut().get_or_insert_with(FxHashMap::default);
+    }
+
+    /// The rewrite rules that fired since [`Ctx::record_rules`], each with its count, most
+    /// frequent first. A rule is named after the line of the reference's simplifier it
+    /// was taken from (`Simplify_Min.cpp:57`).
+    ///
+    /// ```
+    /// use loopir_simplify::{Ctx, simplify_expr};
+    /// let ctx = Ctx::new();
+    /// ctx.record_rules();
+    /// let e = loopir::parse_expr("min(x, x)").unwrap();
+    /// assert_eq!(simplify_expr(&ctx, &e).to_string(), "x");
+    /// let fired = ctx.rules_fired();
+    /// assert_eq!(fired.len(), 1);
+    /// assert!(fired[0].0.starts_with("Simplify_Min.cpp:"));
+    /// ```
+    pub fn rules_fired(&self) -> Vec<(&'static str, u64)> {
+        let mut fired: Vec<(&'static str, u64)> =
+            self.rules_fired.borrow().iter().flatten().map(|(n, k)| (*n, *k)).collect();
+        fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        fired
+    }
+
+    /// Counts one firing of the rule `name`, if rules are being recorded.
+    pub(crate) fn note_rule(&self, name: &'static str) {
+        if let Some(counts) = self.rules_fired.borrow_mut().as_mut() {
+            *counts.entry(name).or_insert(0) += 1;
+        }
     }
 
     /// The work counters so far.

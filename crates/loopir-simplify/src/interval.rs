@@ -399,10 +399,19 @@ mod tests {
     #[test]
     fn span_peels_common_offsets() {
         let i = Interval::new(make::add(x(), c(3)), make::add(y(), c(3)));
-        assert_eq!(span_of_bounds(&i).map(|e| loopir::print::expr_to_string_implicit(&e)), Some("y - x".to_owned()));
-        assert_eq!(span_of_bounds(&Interval::everything()).map(|e| loopir::print::expr_to_string_implicit(&e)), None);
+        assert_eq!(
+            span_of_bounds(&i).map(|e| loopir::print::expr_to_string_implicit(&e)),
+            Some("y - x".to_owned())
+        );
+        assert_eq!(
+            span_of_bounds(&Interval::everything()).map(|e| loopir::print::expr_to_string_implicit(&e)),
+            None
+        );
         let m = Interval::new(make::min(x(), c(5)), make::min(y(), c(5)));
-        assert_eq!(span_of_bounds(&m).map(|e| loopir::print::expr_to_string_implicit(&e)), Some("max(y - x, 0)".to_owned()));
+        assert_eq!(
+            span_of_bounds(&m).map(|e| loopir::print::expr_to_string_implicit(&e)),
+            Some("max(y - x, 0)".to_owned())
+        );
     }
 
     #[test]

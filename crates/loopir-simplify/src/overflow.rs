@@ -44,7 +44,8 @@ pub fn purify_index_math(e: &Expr) -> Expr {
         if let Some(r) = memo.get(&e.as_ptr()) {
             return r.clone();
         }
-        let purified = || if is_overflow_marker(e) { make_zero(e.ty()) } else { e.map_children(|c| go(c, memo)) };
+        let purified =
+            || if is_overflow_marker(e) { make_zero(e.ty()) } else { e.map_children(|c| go(c, memo)) };
         let r = with_stack(purified);
         memo.insert(e.as_ptr(), r.clone());
         r

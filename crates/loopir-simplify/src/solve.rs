@@ -17,8 +17,8 @@ use loopir::equality;
 use loopir::make;
 use rustc_hash::FxHashMap;
 
-use loopir::stack::with_stack;
 use loopir::mutate::Mutator;
+use loopir::stack::with_stack;
 use loopir::{BinOp, Binder, Expr, ExprKind, Intrinsic, Name, Stmt, StmtKind};
 
 use crate::Ctx;
@@ -238,7 +238,10 @@ impl Solver<'_, '_, '_, '_, '_> {
                 r
             }
             ExprKind::Call { args, .. }
-                if matches!(e.as_intrinsic(), Some((Intrinsic::Likely | Intrinsic::LikelyIfInnermost, [_]))) =>
+                if matches!(
+                    e.as_intrinsic(),
+                    Some((Intrinsic::Likely | Intrinsic::LikelyIfInnermost, [_]))
+                ) =>
             {
                 self.mutate(&args[0])
             }

@@ -1,10 +1,10 @@
+use super::*;
+use loopir::Expr;
 use loopir::constant;
 use loopir::make;
+use loopir::make::{add, cast, div, modulo, mul, sub};
 use loopir::substitute;
 use loopir_simplify::overflow;
-use super::*;
-use loopir::make::{add, cast, div, modulo, mul, sub};
-use loopir::Expr;
 use rustc_hash::FxHashMap;
 
 fn x() -> Expr {
@@ -76,7 +76,8 @@ fn e06_loads() {
     let s = x_0_10();
     let t = Type::int(8, 1);
     let ld = |i: Expr| {
-        Expr::load(t, "buf", i, constant::make_bool(true, 1), Default::default()).unwrap_or_else(|e| panic!("{e}"))
+        Expr::load(t, "buf", i, constant::make_bool(true, 1), Default::default())
+            .unwrap_or_else(|e| panic!("{e}"))
     };
     assert_eq!(b(ld(x()), &s), "[-128_i8, 127_i8]");
     assert_eq!(b(ld(c(3)), &s), "[(int8)buf[3], (int8)buf[3]]");
@@ -146,7 +147,8 @@ fn e18_vectors() {
     assert_eq!(b(r, &s), "[0, 40]");
     let bc = Expr::broadcast(mul(x(), c(2)), 5).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(b(bc, &s), "[0, 20]");
-    let r1 = Expr::ramp(constant::make_bool(false, 1), constant::make_bool(true, 1), 3).unwrap_or_else(|e| panic!("{e}"));
+    let r1 = Expr::ramp(constant::make_bool(false, 1), constant::make_bool(true, 1), 3)
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(b(r1, &s), "[false, true]");
 }
 
@@ -226,9 +228,14 @@ fn e28_e29_wide_wrapping() {
     let a = Expr::var(u32t, "a");
     let bb = Expr::var(u32t, "b");
     let mut s: Scope<Interval> = Scope::new();
-    let _ =
-        s.push("a", Interval::new(constant::make_const(u32t, 0), constant::make_const(u32t, u32::MAX as i128 / 4 + 2)));
-    let _ = s.push("b", Interval::new(constant::make_const(u32t, 0), constant::make_const(u32t, u32::MAX as i128)));
+    let _ = s.push(
+        "a",
+        Interval::new(constant::make_const(u32t, 0), constant::make_const(u32t, u32::MAX as i128 / 4 + 2)),
+    );
+    let _ = s.push(
+        "b",
+        Interval::new(constant::make_const(u32t, 0), constant::make_const(u32t, u32::MAX as i128)),
+    );
     assert_eq!(b(add(a.clone(), bb.clone()), &s), "[neg_inf, pos_inf]");
     assert_eq!(b(mul(a, bb), &s), "[neg_inf, pos_inf]");
     let i16t = Type::int(16, 1);
@@ -248,11 +255,14 @@ fn e30_e31_casts() {
     let s = x_0_10();
     let xor = call(Type::INT32, "bitwise_xor", vec![x(), y()]);
     let f32t = Type::float(32, 1);
-    let clamped =
-        make::min(make::max(cast(f32t, xor.clone()), constant::make_float(f32t, 0.0)), constant::make_float(f32t, 4095.0));
+    let clamped = make::min(
+        make::max(cast(f32t, xor.clone()), constant::make_float(f32t, 0.0)),
+        constant::make_float(f32t, 4095.0),
+    );
     assert_eq!(b(cast(Type::uint(16, 1), clamped), &s), "[0_u16, 4095_u16]");
     let u16t = Type::uint(16, 1);
-    let c16 = make::min(make::max(cast(u16t, xor), constant::make_const(u16t, 0)), constant::make_const(u16t, 128));
+    let c16 =
+        make::min(make::max(cast(u16t, xor), constant::make_const(u16t, 0)), constant::make_const(u16t, 128));
     assert_eq!(b(u8v(c16), &s), "[0_u8, 128_u8]");
     let sat = |t, e| call(t, "saturating_cast", vec![e]);
     assert_eq!(b(sat(Type::uint(8, 1), make::min(make::max(x(), c(5)), c(10))), &s), "[5_u8, 10_u8]");
@@ -309,7 +319,8 @@ fn e32_e35_const_bound_mode() {
 fn e36_e37_loads_and_regressions() {
     let s = x_0_10();
     let ld = |t: Type, i: Expr| {
-        Expr::load(t, "buf", i, constant::make_bool(true, 1), Default::default()).unwrap_or_else(|e| panic!("{e}"))
+        Expr::load(t, "buf", i, constant::make_bool(true, 1), Default::default())
+            .unwrap_or_else(|e| panic!("{e}"))
     };
     assert_eq!(bc(mul(ld(Type::INT32, x()), c(20)), &s), "[neg_inf, pos_inf]");
     let xn = loopir::name("x");

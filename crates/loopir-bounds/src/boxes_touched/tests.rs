@@ -1,6 +1,6 @@
-use loopir::constant;
 use super::*;
 use loopir::Type;
+use loopir::constant;
 use loopir::parse::{ParseEnv, parse_stmt_with_env};
 
 fn env() -> ParseEnv {
@@ -254,7 +254,8 @@ fn guard_between_two_varying_variables_tightens_both() {
 
 fn touched_compat(text: &str, first_t: u64) -> String {
     let s = stmt(text);
-    let ctx = Ctx::with_options(loopir_simplify::ctx::Options { compat_conditions: true, ..Default::default() });
+    let ctx =
+        Ctx::with_options(loopir_simplify::ctx::Options { compat_conditions: true, ..Default::default() });
     ctx.seed_t(first_t);
     show(
         &boxes_provided(&ctx, &s, &Scope::new(), &FuncValueBounds::default())

@@ -1,13 +1,13 @@
 //! Extern stages (spec §2.1.8): the bounds-query protocol of an extern Func without a proxy
 //! expression, from its description in the bounds env.
 
-use loopir::substitute;
 use loopir::parse::{parse_expr, parse_stmt};
+use loopir::substitute;
 use loopir::{Expr, Stmt, Type};
 
-use loopir_simplify::ctx::Ctx;
 use crate::env::{BoundsEnv, parse_env_expr};
 use crate::error::BoundsError;
+use loopir_simplify::ctx::Ctx;
 
 use super::unsupported;
 

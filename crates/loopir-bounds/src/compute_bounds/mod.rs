@@ -44,9 +44,9 @@ use crate::bounds_of_expr::FuncValueBounds;
 use crate::bounds_of_expr::bounds_of_expr_in_scope;
 use crate::boxes::{Region, merge_boxes};
 use crate::boxes_touched::box_provided_in;
-use loopir_simplify::ctx::Ctx;
 use crate::env::{BoundsEnv, parse_env_expr};
 use crate::error::BoundsError;
+use loopir_simplify::ctx::Ctx;
 use loopir_simplify::interval::{Bound, Interval};
 use loopir_simplify::scope::Scope;
 

@@ -13,9 +13,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::boxes::{Region, merge_boxes};
 use crate::boxes_touched::boxes_required;
-use loopir_simplify::ctx::Ctx;
 use crate::env::{BoundsEnv, ExplicitBound, ParsedBound, RVar, parse_env_expr};
 use crate::error::BoundsError;
+use loopir_simplify::ctx::Ctx;
 use loopir_simplify::interval::Interval;
 use loopir_simplify::scope::Scope;
 
@@ -341,8 +341,7 @@ impl Facts {
                     push(body, &produce, &Some(name.clone()), &conds);
                 }
                 StmtKind::IfThenElse { condition, then_case, else_case } => {
-                    let is_likely =
-                        condition.is_intrinsic(Intrinsic::Likely);
+                    let is_likely = condition.is_intrinsic(Intrinsic::Likely);
                     // A memoized Func is computed under `if (<f>.cache_miss)`, which the
                     // memoization pass adds around the whole production: not part of the
                     // Func's definition, which is what the reference infers bounds from.
@@ -632,8 +631,10 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             if !provides.is_empty() || last > 0 {
                 return Err(unsupported(format!("extern Func {f} with Provides or updates")));
             }
-            let exprs =
-                proxy.iter().map(|value| (constant::make_bool(true, 1), selects_to_if_then_else(value))).collect();
+            let exprs = proxy
+                .iter()
+                .map(|value| (constant::make_bool(true, 1), selects_to_if_then_else(value)))
+                .collect();
             stages.push(Stage {
                 func: loopir::name(f),
                 stage: 0,
@@ -673,8 +674,9 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             };
             // The same definition produced at several places (a Func with an update
             // scheduled inline is computed within each consumer) is one definition.
-            let same =
-                |a: &[Expr], b: &[Expr]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equality::equal(x, y));
+            let same = |a: &[Expr], b: &[Expr]| {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equality::equal(x, y))
+            };
             let same_path = |a: &[(Expr, bool)], b: &[(Expr, bool)]| {
                 a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && equality::equal(x, y))
             };

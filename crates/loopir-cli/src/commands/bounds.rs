@@ -8,10 +8,10 @@ use clap::Args;
 use loopir::stmt_to_string;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::compute_bounds::computation_bounds_inference;
-use loopir_simplify::cse::print_bound;
 use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::func_value_bounds::{func_value_bounds_from_text, func_value_bounds_of_definitions};
 use loopir_bounds::{BoxMap, FuncValueBounds, boxes_touched};
+use loopir_simplify::cse::print_bound;
 use loopir_simplify::{Bound, Ctx, Scope};
 
 use super::{bounds_view, parse, read_env, read_input};

@@ -19,8 +19,8 @@
 //!   function, and a Func's or image's coordinates are int32; the runtime's functions
 //!   take handles, strings or floats, or are known by their prefix.
 
-use loopir::stack::with_stack;
 use loopir::mutate::{ExprMemo, Mutator};
+use loopir::stack::with_stack;
 use loopir::{CallType, Expr, ExprKind, ModulusRemainder, Name, Stmt, StmtKind, Type};
 use rustc_hash::FxHashMap;
 

@@ -8,7 +8,8 @@
 use loopir::address_map::AddressSet;
 use loopir::mutate::ExprMemo;
 use loopir::{
-    CallType, DeviceApi, Expr, ExprKind, ForType, Intrinsic, Mutator, Name, Stmt, StmtKind, Type, stack::with_stack,
+    CallType, DeviceApi, Expr, ExprKind, ForType, Intrinsic, Mutator, Name, Stmt, StmtKind, Type,
+    stack::with_stack,
 };
 use rustc_hash::FxHashMap;
 

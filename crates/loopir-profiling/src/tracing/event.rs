@@ -184,7 +184,8 @@ impl TraceEvent {
     /// The `halide_trace_helper(...)` call.
     pub(crate) fn build(&self) -> Result<Expr, TracingError> {
         let values = Intrinsic::MakeStruct.call(Type::void_ptr(), self.values.clone());
-        let coords = Intrinsic::MakeStruct.call(Type::handle(CType::new("int32_t *"), 1), self.coordinates.clone());
+        let coords =
+            Intrinsic::MakeStruct.call(Type::handle(CType::new("int32_t *"), 1), self.coordinates.clone());
         let [code, bits, lanes] = type_triple(self.ty);
         let value_index = i32::try_from(self.value_index).map_err(|_| TracingError::Ir {
             what: format!("the {} event of `{}`", self.event, self.func),

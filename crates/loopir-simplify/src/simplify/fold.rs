@@ -8,8 +8,8 @@
 
 use loopir::{BinOp, Type};
 
-use loopir::constant::{Const, wrap_int};
 use crate::overflow::no_overflow_int;
+use loopir::constant::{Const, wrap_int};
 
 /// The outcome of folding one operation on constants.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -15,15 +15,15 @@
 pub mod fold;
 mod pattern;
 pub mod prove;
-mod rule_tables;
 pub mod rules;
+mod tables;
 
 use crate::overflow;
+use loopir::address_map::AddressMap;
 use loopir::constant;
 use loopir::equality;
 use loopir::hash;
 use loopir::make;
-use loopir::address_map::AddressMap;
 use loopir::stack::with_stack;
 use loopir::{CallType, Expr, ExprKind, ExprNode, Intrinsic, Name, Type};
 use rustc_hash::FxHashMap;
@@ -31,8 +31,8 @@ use rustc_hash::FxHashMap;
 use crate::constant_interval::ConstantInterval;
 use crate::ctx::Ctx;
 use crate::interval::{Bound, Interval};
-use loopir::constant::Const;
 use crate::scope::Scope;
+use loopir::constant::Const;
 
 pub use prove::{can_prove, prove_equal};
 
@@ -460,8 +460,9 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         }
         match self.bounds.and_then(|b| b.find(name)) {
             Some(i) => {
-                let end =
-                    |b: &Bound| b.as_expr().and_then(constant::as_const_i128).and_then(|v| i64::try_from(v).ok());
+                let end = |b: &Bound| {
+                    b.as_expr().and_then(constant::as_const_i128).and_then(|v| i64::try_from(v).ok())
+                };
                 if i.is_empty() {
                     ConstantInterval::everything()
                 } else {
@@ -563,7 +564,9 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 let (a, b) = (constant::const_value(x)?, constant::const_value(y)?);
                 let v = match (a, b) {
                     (Const::Float(p), Const::Float(q)) => Const::Float((p - q).abs()),
-                    _ => Const::UInt((constant::as_const_i128(x)? - constant::as_const_i128(y)?).unsigned_abs() as u64),
+                    _ => Const::UInt(
+                        (constant::as_const_i128(x)? - constant::as_const_i128(y)?).unsigned_abs() as u64,
+                    ),
                 };
                 Some(constant::make_const_value(ty, v))
             }
@@ -625,9 +628,17 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             // left shift, only the sign a right one.
             let e = if left_now {
                 let low = Intrinsic::BitwiseAnd.call(ty, vec![a, constant::make_const(ty, 1)]);
-                make::select(make::ne(low, constant::make_zero(ty)), constant::make_const(ty, 1i128 << k), constant::make_zero(ty))
+                make::select(
+                    make::ne(low, constant::make_zero(ty)),
+                    constant::make_const(ty, 1i128 << k),
+                    constant::make_zero(ty),
+                )
             } else {
-                make::select(make::lt(a, constant::make_zero(ty)), constant::make_const(ty, -1), constant::make_zero(ty))
+                make::select(
+                    make::lt(a, constant::make_zero(ty)),
+                    constant::make_const(ty, -1),
+                    constant::make_zero(ty),
+                )
             };
             return self.simplify(&e);
         }

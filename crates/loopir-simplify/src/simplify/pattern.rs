@@ -184,6 +184,8 @@ impl Context {
 
 /// One rule: pattern, template, optional condition, and the types it applies to.
 pub(super) struct Rule {
+    /// Where the rule comes from: the line of the reference's source it was taken from.
+    name: &'static str,
     lhs: Pat,
     rhs: Pat,
     guard: Option<Guard>,
@@ -305,20 +307,39 @@ impl Shape {
 pub(super) struct RuleTable {
     rules: Vec<Rule>,
     by_operands: Box<[OnceLock<Box<[u32]>>]>,
-}
-
-impl FromIterator<Rule> for RuleTable {
-    fn from_iter<I: IntoIterator<Item = Rule>>(rules: I) -> RuleTable {
-        let rules = rules.into_iter().collect();
-        RuleTable { rules, by_operands: (0..KINDS * KINDS).map(|_| OnceLock::new()).collect() }
-    }
+    /// The names of the rules whose text did not parse (a test requires none).
+    malformed: Vec<&'static str>,
 }
 
 impl RuleTable {
+    /// A table of named rules, in order. A rule whose text does not parse is left out of
+    /// the table and its name kept in [`RuleTable::malformed`], which a test requires to be
+    /// empty: a typo in a rule fails the test suite rather than vanish from the simplifier.
+    pub fn named(rules: impl IntoIterator<Item = (&'static str, Option<Rule>)>) -> RuleTable {
+        let mut table = RuleTable {
+            rules: Vec::new(),
+            by_operands: (0..KINDS * KINDS).map(|_| OnceLock::new()).collect(),
+            malformed: Vec::new(),
+        };
+        for (name, rule) in rules {
+            match rule {
+                Some(rule) => table.rules.push(Rule { name, ..rule }),
+                None => table.malformed.push(name),
+            }
+        }
+        table
+    }
+
     /// The rules, in order.
     #[cfg(test)]
     pub fn rules(&self) -> &[Rule] {
         &self.rules
+    }
+
+    /// The names of the rules whose text did not parse.
+    #[cfg(test)]
+    pub fn malformed(&self) -> &[&'static str] {
+        &self.malformed
     }
 
     /// The rules whose operand kinds admit `shape`'s, in order.
@@ -341,38 +362,35 @@ impl RuleTable {
 }
 
 impl Rule {
-    /// Parses `lhs` and `rhs`; `None` (and a debug assertion) for a malformed rule text,
-    /// which only a programming error can produce.
+    /// Parses `lhs` and `rhs`; `None` for a malformed rule text (see [`RuleTable::named`]).
     pub fn new(lhs: &str, rhs: &str, guard: Option<Guard>) -> Option<Rule> {
         Rule::when(lhs, rhs, guard, When::ALWAYS)
     }
 
     /// As [`Rule::new`], for the types (and facts) `when` allows.
     pub fn when(lhs: &str, rhs: &str, guard: Option<Guard>, when: When) -> Option<Rule> {
-        let parsed = parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule {
+        parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule {
+            name: "",
             shape: Shape::of_pat(&lhs),
             lhs,
             rhs,
             guard,
             proved: None,
             when,
-        });
-        debug_assert!(parsed.is_some(), "malformed rule {lhs} -> {rhs}");
-        parsed
+        })
     }
 
     /// As [`Rule::when`], for a rule the reference guards with `can_prove(cond)`.
     pub fn proved(lhs: &str, rhs: &str, cond: &str, when: When) -> Option<Rule> {
-        let parsed = parse(lhs).zip(parse(rhs)).zip(parse(cond)).map(|((lhs, rhs), cond)| Rule {
+        parse(lhs).zip(parse(rhs)).zip(parse(cond)).map(|((lhs, rhs), cond)| Rule {
+            name: "",
             shape: Shape::of_pat(&lhs),
             lhs,
             rhs,
             guard: None,
             proved: Some(cond),
             when,
-        });
-        debug_assert!(parsed.is_some(), "malformed rule {lhs} -> {rhs} if {cond}");
-        parsed
+        })
     }
 }
 
@@ -406,6 +424,7 @@ pub(super) fn apply_in(
                 constant::is_const_true(&cond)
             })
         {
+            s.ctx.note_rule(rule.name);
             return Some(build(s, &rule.rhs, &b, e, e.ty()));
         }
     }
@@ -443,10 +462,12 @@ fn is_negation(e: &Expr, bound: &Expr) -> bool {
     };
     match bound.kind() {
         ExprKind::Binary(BinOp::Eq, ..) => flipped(BinOp::Ne).is_some_and(|(p, q, r, t)| {
-            (equality::equal(p, r) && equality::equal(q, t)) || (equality::equal(p, t) && equality::equal(q, r))
+            (equality::equal(p, r) && equality::equal(q, t))
+                || (equality::equal(p, t) && equality::equal(q, r))
         }),
         ExprKind::Binary(BinOp::Ne, ..) => flipped(BinOp::Eq).is_some_and(|(p, q, r, t)| {
-            (equality::equal(p, r) && equality::equal(q, t)) || (equality::equal(p, t) && equality::equal(q, r))
+            (equality::equal(p, r) && equality::equal(q, t))
+                || (equality::equal(p, t) && equality::equal(q, r))
         }),
         ExprKind::Binary(BinOp::Lt, ..) => {
             flipped(BinOp::Le).is_some_and(|(p, q, r, t)| equality::equal(r, q) && equality::equal(t, p))
@@ -486,7 +507,9 @@ fn matches<'e>(p: &Pat, e: &'e Expr, b: &mut Bindings<'e>) -> bool {
             Some(constant::Const::Float(x)) => x == *v as f64,
             None => false,
         },
-        Pat::Bool(v) => e.ty().is_bool() && if *v { constant::is_const_true(e) } else { constant::is_const_false(e) },
+        Pat::Bool(v) => {
+            e.ty().is_bool() && if *v { constant::is_const_true(e) } else { constant::is_const_false(e) }
+        }
         // A node whose operands differ in kind is opaque to the rules, as it is to
         // `Simplifier::binary`: looking inside, rules that move a constant across `==`
         // rebuilt it on the other side as another such node, and two of them undid each
@@ -763,6 +786,34 @@ impl Parser {
 mod tests {
     use super::*;
 
+    /// Every rule of every table parses and has a name of its own: a rule whose text has
+    /// a typo would otherwise be left out of the simplifier silently.
+    #[test]
+    fn every_rule_parses_and_is_named_once() {
+        let mut names = std::collections::HashSet::new();
+        let mut count = 0;
+        for table in super::super::tables::all() {
+            assert!(table.malformed().is_empty(), "rules that do not parse: {:?}", table.malformed());
+            for rule in table.rules() {
+                assert!(rule.name.starts_with("Simplify_") && rule.name.contains(".cpp:"), "{}", rule.name);
+                assert!(names.insert(rule.name), "two rules named {}", rule.name);
+                count += 1;
+            }
+        }
+        assert_eq!(count, 1735 + 158);
+    }
+
+    /// A malformed rule is kept out of the table and reported by name.
+    #[test]
+    fn a_malformed_rule_is_reported_by_name() {
+        let table = RuleTable::named([
+            ("good", Rule::new("x + 0", "a", None)),
+            ("bad", Rule::new("x + ", "a", None)),
+        ]);
+        assert_eq!(table.rules().len(), 1);
+        assert_eq!(table.malformed(), ["bad"]);
+    }
+
     #[test]
     fn rules_parse_with_the_usual_precedence() {
         let p = parse("select(x, (y + z) + u, y) ").map(|p| format!("{p:?}"));
@@ -784,7 +835,6 @@ mod tests {
     /// against expressions with every kind of node at the root and the first two operands.
     #[test]
     fn rule_shapes_never_turn_down_a_shape_match() {
-        use super::super::rule_tables as t;
         let leaves = ["x", "3", "!b", "select(b, x, y)", "f(x)", "(int64)x", "x8(3)"];
         let ops = ["+", "-", "*", "/", "%", "<", "<=", "==", "!=", "&&", "||"];
         let mut operands: Vec<String> = leaves.iter().map(|l| l.to_string()).collect();
@@ -808,20 +858,7 @@ mod tests {
             }
             exprs.push(format!("!{a}"));
         }
-        let tables = [
-            t::min_rules(),
-            t::max_rules(),
-            t::lt_rules(),
-            t::div_rules(),
-            t::add_rules(),
-            t::sub_rules(),
-            t::mul_rules(),
-            t::mod_rules(),
-            t::eq_rules(),
-            t::not_rules(),
-            t::and_rules(),
-            t::or_rules(),
-        ];
+        let tables = super::super::tables::all();
         let (mut parsed, mut matched) = (0, 0);
         for text in &exprs {
             // Operands of mismatched types do not parse; they are not needed here.

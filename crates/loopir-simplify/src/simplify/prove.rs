@@ -11,9 +11,9 @@
 
 use crate::likely;
 use crate::overflow;
+use loopir::address_map::AddressMap;
 use loopir::constant;
 use loopir::equality;
-use loopir::address_map::AddressMap;
 use std::sync::OnceLock;
 
 use egg::{Analysis, DidMerge, EGraph, Id, RecExpr, Rewrite, Runner, Symbol, define_language, rewrite as rw};

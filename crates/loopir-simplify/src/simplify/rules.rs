@@ -8,15 +8,15 @@ use crate::overflow;
 use loopir::constant;
 use loopir::equality;
 use loopir::make;
-use loopir::{Intrinsic, BinOp, Expr, ExprKind, Type};
+use loopir::{BinOp, Expr, ExprKind, Intrinsic, Type};
 
 use super::Simplifier;
 use super::fold::{self, Folded};
-use super::pattern::{self, Rule};
-use super::rule_tables;
+use super::pattern;
+use super::should_commute;
+use super::tables;
 use crate::constant_interval::ConstantInterval;
 use loopir::constant::Const;
-use super::should_commute;
 
 fn bin(e: &Expr) -> Option<(BinOp, &Expr, &Expr)> {
     match e.kind() {
@@ -129,7 +129,7 @@ impl Simplifier<'_, '_, '_> {
         // The reference's list, in its order.
         let e = make::add(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
-        if let Some(r) = pattern::apply_in(self, rule_tables::add_rules(), &e, &context) {
+        if let Some(r) = pattern::apply_in(self, tables::add_rules(), &e, &context) {
             return r;
         }
         e
@@ -150,7 +150,7 @@ impl Simplifier<'_, '_, '_> {
         // The reference's list, in its order.
         let e = make::sub(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
-        if let Some(r) = pattern::apply_in(self, rule_tables::sub_rules(), &e, &context) {
+        if let Some(r) = pattern::apply_in(self, tables::sub_rules(), &e, &context) {
             return r;
         }
         e
@@ -176,7 +176,7 @@ impl Simplifier<'_, '_, '_> {
         // into one, `(x*4.0f)*0.25f` is `x`).
         let e = make::mul(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
-        if let Some(r) = pattern::apply_in(self, rule_tables::mul_rules(), &e, &context) {
+        if let Some(r) = pattern::apply_in(self, tables::mul_rules(), &e, &context) {
             return r;
         }
         e
@@ -206,7 +206,7 @@ impl Simplifier<'_, '_, '_> {
         // The reference's list (the rules that need alignment facts aside).
         let e = make::div(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero };
-        if let Some(r) = pattern::apply_in(self, rule_tables::div_rules(), &e, &context) {
+        if let Some(r) = pattern::apply_in(self, tables::div_rules(), &e, &context) {
             return r;
         }
         if !is_int(ty) {
@@ -267,7 +267,8 @@ impl Simplifier<'_, '_, '_> {
         }
         if let (q, Some(c1)) = split_constant(a)
             && let Some((x, c0)) = is_op(q, BinOp::Div)
-            && let (Some(c0), Some(c1)) = (constant::as_const_i128(c0).filter(|v| *v > 0), constant::as_const_i128(c1))
+            && let (Some(c0), Some(c1)) =
+                (constant::as_const_i128(c0).filter(|v| *v > 0), constant::as_const_i128(c1))
             && let Some(d) = c0.checked_mul(c2).filter(|d| fits(*d))
             && let Some(shift) = c1.checked_mul(c0).filter(|v| fits(*v))
         {
@@ -309,7 +310,7 @@ impl Simplifier<'_, '_, '_> {
         // The reference's list, in its order.
         let e = make::modulo(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
-        if let Some(r) = pattern::apply_in(self, rule_tables::mod_rules(), &e, &context) {
+        if let Some(r) = pattern::apply_in(self, tables::mod_rules(), &e, &context) {
             return r;
         }
         e
@@ -349,7 +350,7 @@ impl Simplifier<'_, '_, '_> {
             return a;
         }
         let e = make::binary(op, a, b);
-        let rules = if is_min { rule_tables::min_rules() } else { rule_tables::max_rules() };
+        let rules = if is_min { tables::min_rules() } else { tables::max_rules() };
         pattern::apply(self, rules, &e).unwrap_or(e)
     }
 
@@ -398,7 +399,7 @@ impl Simplifier<'_, '_, '_> {
         }
         let e = make::lt(a.clone(), b.clone());
         let context = pattern::Context { ty, denominator_non_zero: false };
-        if let Some(r) = pattern::apply_in(self, rule_tables::lt_rules(), &e, &context) {
+        if let Some(r) = pattern::apply_in(self, tables::lt_rules(), &e, &context) {
             return r;
         }
         // Beyond the reference (spec S01): when no rule applies, the range of `a - b` may
@@ -452,7 +453,7 @@ impl Simplifier<'_, '_, '_> {
             let (a, b) = if should_commute(&a, &b) { (b, a) } else { (a, b) };
             let e = make::eq(a, b);
             let context = pattern::Context { ty, denominator_non_zero: false };
-            return pattern::apply_in(self, rule_tables::eq_rules(), &e, &context).unwrap_or(e);
+            return pattern::apply_in(self, tables::eq_rules(), &e, &context).unwrap_or(e);
         }
         // Booleans: b == true → b; b == false → !b
         if constant::is_const_true(&b) {
@@ -484,7 +485,7 @@ impl Simplifier<'_, '_, '_> {
         }
         // The reference's list, in its order.
         let e = make::binary(op, a.clone(), b.clone());
-        let rules = if is_and { rule_tables::and_rules() } else { rule_tables::or_rules() };
+        let rules = if is_and { tables::and_rules() } else { tables::or_rules() };
         if let Some(r) = pattern::apply(self, rules, &e) {
             return r;
         }
@@ -501,14 +502,14 @@ impl Simplifier<'_, '_, '_> {
             return constant::make_bool(true, lanes);
         }
         match a.kind() {
-            ExprKind::Not(x) => x.clone(),                                     // !!x → x
+            ExprKind::Not(x) => x.clone(),                                       // !!x → x
             ExprKind::Binary(BinOp::Lt, x, y) => make::le(y.clone(), x.clone()), // !(x < y) → y <= x
             ExprKind::Binary(BinOp::Le, x, y) => make::lt(y.clone(), x.clone()), // !(x <= y) → y < x
             ExprKind::Binary(BinOp::Eq, x, y) => make::ne(x.clone(), y.clone()),
             ExprKind::Binary(BinOp::Ne, x, y) => make::eq(x.clone(), y.clone()),
             _ => {
                 let e = make::not(a);
-                pattern::apply(self, rule_tables::not_rules(), &e).unwrap_or(e)
+                pattern::apply(self, tables::not_rules(), &e).unwrap_or(e)
             }
         }
     }
@@ -542,7 +543,7 @@ impl Simplifier<'_, '_, '_> {
         }
         let ty = t.ty();
         let e = make::select(c, t, f);
-        let rules = select_rules();
+        let rules = tables::select_rules();
         if let Some(r) = pattern::apply(self, &rules.general, &e) {
             return r;
         }
@@ -567,208 +568,4 @@ impl Simplifier<'_, '_, '_> {
             Const::Float(_) => None,
         }
     }
-}
-
-/// The reference's select rules, in its order.
-struct SelectRules {
-    general: pattern::RuleTable,
-    no_overflow_int: pattern::RuleTable,
-    boolean: pattern::RuleTable,
-}
-
-fn select_rules() -> &'static SelectRules {
-    static RULES: std::sync::OnceLock<SelectRules> = std::sync::OnceLock::new();
-    RULES.get_or_init(|| {
-        let r = |l: &str, rr: &str| Rule::new(l, rr, None);
-        let g = |l: &str, rr: &str, guard: pattern::Guard| Rule::new(l, rr, Some(guard));
-        let not_const_y: pattern::Guard = |b| b.wild(1).is_some_and(|y| !constant::is_const(y));
-        let general = [
-            r("select(x != y, z, w)", "select(x == y, w, z)"),
-            r("select(x <= y, z, w)", "select(y < x, w, z)"),
-            r("select(x, select(y, z, w), z)", "select(x && !y, w, z)"),
-            r("select(x, select(y, z, w), w)", "select(x && y, z, w)"),
-            r("select(x, y, select(z, y, w))", "select(x || z, y, w)"),
-            r("select(x, y, select(z, w, y))", "select(x || !z, y, w)"),
-            r("select(x, select(x, y, z), w)", "select(x, y, w)"),
-            r("select(x, y, select(x, z, w))", "select(x, y, w)"),
-            r("select(x, y + z, y + w)", "y + select(x, z, w)"),
-            r("select(x, y + z, w + y)", "y + select(x, z, w)"),
-            r("select(x, z + y, y + w)", "y + select(x, z, w)"),
-            r("select(x, z + y, w + y)", "select(x, z, w) + y"),
-            r("select(x, y - z, y - w)", "y - select(x, z, w)"),
-            r("select(x, y - z, y + w)", "y + select(x, 0 - z, w)"),
-            r("select(x, y + z, y - w)", "y + select(x, z, 0 - w)"),
-            r("select(x, y - z, w + y)", "y + select(x, 0 - z, w)"),
-            r("select(x, z + y, y - w)", "y + select(x, z, 0 - w)"),
-            r("select(x, z - y, w - y)", "select(x, z, w) - y"),
-            r("select(x, y*z, y*w)", "y*select(x, z, w)"),
-            r("select(x, y*z, w*y)", "y*select(x, z, w)"),
-            r("select(x, z*y, y*w)", "y*select(x, z, w)"),
-            r("select(x, z*y, w*y)", "select(x, z, w)*y"),
-            r("select(x, 0 - y*z, y*w)", "y*select(x, 0 - z, w)"),
-            r("select(x, 0 - y*z, w*y)", "y*select(x, 0 - z, w)"),
-            r("select(x, 0 - z*y, y*w)", "y*select(x, 0 - z, w)"),
-            r("select(x, 0 - z*y, w*y)", "select(x, 0 - z, w)*y"),
-            r("select(x, y*z, 0 - y*w)", "y*select(x, z, 0 - w)"),
-            r("select(x, y*z, 0 - w*y)", "y*select(x, z, 0 - w)"),
-            r("select(x, z*y, 0 - y*w)", "y*select(x, z, 0 - w)"),
-            r("select(x, z*y, 0 - w*y)", "select(x, z, 0 - w)*y"),
-            r("select(x, z/y, w/y)", "select(x, z, w)/y"),
-            r("select(x, z % y, w % y)", "select(x, z, w) % y"),
-            r("select(x, (y + z) + u, y + w)", "y + select(x, z + u, w)"),
-            r("select(x, (y + z) - u, y + w)", "y + select(x, z - u, w)"),
-            r("select(x, u + (y + z), y + w)", "y + select(x, u + z, w)"),
-            r("select(x, y + z, (y + w) + u)", "y + select(x, z, w + u)"),
-            r("select(x, y + z, (y + w) - u)", "y + select(x, z, w - u)"),
-            r("select(x, y + z, u + (y + w))", "y + select(x, z, u + w)"),
-            r("select(x, (y + z) + u, w + y)", "y + select(x, z + u, w)"),
-            r("select(x, (y + z) - u, w + y)", "y + select(x, z - u, w)"),
-            r("select(x, u + (y + z), w + y)", "y + select(x, u + z, w)"),
-            r("select(x, y + z, (w + y) + u)", "y + select(x, z, w + u)"),
-            r("select(x, y + z, (w + y) - u)", "y + select(x, z, w - u)"),
-            r("select(x, y + z, u + (w + y))", "y + select(x, z, u + w)"),
-            r("select(x, (z + y) + u, y + w)", "y + select(x, z + u, w)"),
-            r("select(x, (z + y) - u, y + w)", "y + select(x, z - u, w)"),
-            r("select(x, u + (z + y), y + w)", "y + select(x, u + z, w)"),
-            r("select(x, z + y, (y + w) + u)", "y + select(x, z, w + u)"),
-            r("select(x, z + y, (y + w) - u)", "y + select(x, z, w - u)"),
-            r("select(x, z + y, u + (y + w))", "y + select(x, z, u + w)"),
-            r("select(x, (z + y) + u, w + y)", "select(x, z + u, w) + y"),
-            r("select(x, (z + y) - u, w + y)", "select(x, z - u, w) + y"),
-            r("select(x, u + (z + y), w + y)", "select(x, u + z, w) + y"),
-            r("select(x, z + y, (w + y) + u)", "select(x, z, w + u) + y"),
-            r("select(x, z + y, (w + y) - u)", "select(x, z, w - u) + y"),
-            r("select(x, z + y, u + (w + y))", "select(x, z, u + w) + y"),
-            r("select(x, y + (z - w), u - w)", "select(x, y + z, u) - w"),
-            r("select(x, (y - z) + w, u - z)", "select(x, w + y, u) - z"),
-            r("select(x, (y + z) + u, y)", "y + select(x, z + u, 0)"),
-            r("select(x, (z + y) + u, y)", "y + select(x, z + u, 0)"),
-            r("select(x, (y + z) - u, y)", "y + select(x, z - u, 0)"),
-            r("select(x, (z + y) - u, y)", "y + select(x, z - u, 0)"),
-            r("select(x, u + (y + z), y)", "y + select(x, u + z, 0)"),
-            r("select(x, u + (z + y), y)", "y + select(x, u + z, 0)"),
-            r("select(x, y, (y + z) + u)", "y + select(x, 0, z + u)"),
-            r("select(x, y, (z + y) + u)", "y + select(x, 0, z + u)"),
-            r("select(x, y, (y + z) - u)", "y + select(x, 0, z - u)"),
-            r("select(x, y, (z + y) - u)", "y + select(x, 0, z - u)"),
-            r("select(x, y, u + (y + z))", "y + select(x, 0, u + z)"),
-            r("select(x, y, u + (z + y))", "y + select(x, 0, u + z)"),
-            r("select(x, (y + z) + w, (u + y) + v)", "y + select(x, z + w, u + v)"),
-            r("select(x, (y - z) + w, (u + y) + v)", "y + select(x, w - z, u + v)"),
-            r("select(x, y + (z + w), u + (v + w))", "w + select(x, z + y, u + v)"),
-            r("select(x, y + (z + w), u + (v + z))", "z + select(x, y + w, u + v)"),
-            r("select(x, y + (z + w), u + (w + v))", "w + select(x, z + y, u + v)"),
-            r("select(x, y + (z + w), u + (z + v))", "z + select(x, y + w, u + v)"),
-            r("select(x, y + (z + w), (u + w) + v)", "w + select(x, z + y, u + v)"),
-            r("select(x, y + (z + w), (u + z) + v)", "z + select(x, y + w, u + v)"),
-            r("select(x, y + (z + w), (w + u) + v)", "w + select(x, z + y, v + u)"),
-            r("select(x, y + (z + w), (z + u) + v)", "z + select(x, y + w, v + u)"),
-            r("select(x, (y + z) + w, u + (v + y))", "y + select(x, z + w, u + v)"),
-            r("select(x, (y + z) + w, u + (v + z))", "z + select(x, y + w, u + v)"),
-            r("select(x, (y + z) + w, u + (y + v))", "y + select(x, z + w, u + v)"),
-            r("select(x, (y + z) + w, u + (z + v))", "z + select(x, y + w, u + v)"),
-            r("select(x, (y + z) + w, (u + y) + v)", "y + select(x, z + w, u + v)"),
-            r("select(x, (y + z) + w, (u + z) + v)", "z + select(x, y + w, u + v)"),
-            r("select(x, (y + z) + w, (y + u) + v)", "y + select(x, z + w, v + u)"),
-            r("select(x, (y + z) + w, (z + u) + v)", "z + select(x, y + w, v + u)"),
-            r("select(x, select(y, z, w), select(y, u, w))", "select(y, select(x, z, u), w)"),
-            r("select(x, select(y, z, w), select(y, z, u))", "select(y, z, select(x, w, u))"),
-            r("select(x < y, x, y)", "min(x, y)"),
-            r("select(x < y, y, x)", "max(x, y)"),
-            r("select(x < 0, x*y, 0)", "min(x, 0)*y"),
-            r("select(x < 0, 0, x*y)", "max(x, 0)*y"),
-            r("select(x, min(y, w), min(z, w))", "min(select(x, y, z), w)"),
-            r("select(x, min(y, w), min(w, z))", "min(select(x, y, z), w)"),
-            r("select(x, min(w, y), min(z, w))", "min(w, select(x, y, z))"),
-            r("select(x, min(w, y), min(w, z))", "min(w, select(x, y, z))"),
-            r("select(x, max(y, w), max(z, w))", "max(select(x, y, z), w)"),
-            r("select(x, max(y, w), max(w, z))", "max(select(x, y, z), w)"),
-            r("select(x, max(w, y), max(z, w))", "max(w, select(x, y, z))"),
-            r("select(x, max(w, y), max(w, z))", "max(w, select(x, y, z))"),
-            g("select(0 < x, min(x*c0, c1), x*c0)", "min(x*c0, c1)", |b| b.c(1) >= 0 && b.c(0) >= 0),
-            g("select(x < c0, 0, min(x, c0) + c1)", "0", |b| b.c(0) == -b.c(1)),
-            g("select(0 < x, ((x*c0) + c1)/x, y)", "select(0 < x, c0 - 1, y)", |b| b.c(1) == -1),
-        ]
-        .into_iter()
-        .flatten()
-        .chain(nested_min_max_select_rules())
-        .chain(
-            [
-                r("select(x, y + z, y)", "y + select(x, z, 0)"),
-                r("select(x, y, y + z)", "y + select(x, 0, z)"),
-                g("select(x, y - z, y)", "y + select(x, 0 - z, 0)", not_const_y),
-                g("select(x, y, y - z)", "y + select(x, 0, 0 - z)", not_const_y),
-            ]
-            .into_iter()
-            .flatten(),
-        )
-        .collect();
-        let no_overflow_int = [
-            g("select(x, y*c0, c1)", "select(x, y, fold(c1/c0))*c0", |b| b.c(0) != 0 && b.c(1) % b.c(0) == 0),
-            g("select(x, c0, y*c1)", "select(x, fold(c0/c1), y)*c1", |b| b.c(1) != 0 && b.c(0) % b.c(1) == 0),
-            r("select(x, y + c0, c1)", "select(x, y, fold(c1 - c0)) + c0"),
-            g("select(c0 < x, x + c1, c2)", "max(x + c1, c2)", |b| {
-                b.c(2) == b.c(0) + b.c(1) || b.c(2) == b.c(0) + b.c(1) + 1
-            }),
-            g("select(x < c0, c1, x + c2)", "max(x + c2, c1)", |b| {
-                b.c(1) == b.c(0) + b.c(2) || b.c(1) + 1 == b.c(0) + b.c(2)
-            }),
-            g("select(c0 < x, c1, x + c2)", "min(x + c2, c1)", |b| {
-                b.c(1) == b.c(0) + b.c(2) || b.c(1) == b.c(0) + b.c(2) + 1
-            }),
-            g("select(x < c0, x + c1, c2)", "min(x + c1, c2)", |b| {
-                b.c(2) == b.c(0) + b.c(1) || b.c(2) + 1 == b.c(0) + b.c(1)
-            }),
-            g("select(c0 < x, x, c1)", "max(x, c1)", |b| b.c(1) == b.c(0) + 1),
-            g("select(x < c0, c1, x)", "max(x, c1)", |b| b.c(1) + 1 == b.c(0)),
-            g("select(c0 < x, c1, x)", "min(x, c1)", |b| b.c(1) == b.c(0) + 1),
-            g("select(x < c0, x, c1)", "min(x, c1)", |b| b.c(1) + 1 == b.c(0)),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        let boolean = [
-            r("select(x, true, false)", "x"),
-            r("select(x, false, true)", "!x"),
-            r("select(x, y, false)", "x && y"),
-            r("select(x, y, true)", "!x || y"),
-            r("select(x, false, y)", "!x && y"),
-            r("select(x, true, y)", "x || y"),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        SelectRules { general, no_overflow_int, boolean }
-    })
-}
-
-/// `select(x, select(y, z, min(w, z)), min(u, z)) → min(select(x, select(y, z, w), u), z)`
-/// and its variants: the common operand `z` of nested mins (or maxes) in every position.
-fn nested_min_max_select_rules() -> Vec<Rule> {
-    let mut out = Vec::new();
-    for op in ["min", "max"] {
-        // (left-hand side, right-hand side) with `#` for the operator.
-        let shapes = [
-            ("select(x, select(y, z, #(w, z)), #(u, z))", "#(select(x, select(y, z, w), u), z)"),
-            ("select(x, select(y, #(w, z), z), #(u, z))", "#(select(x, select(y, w, z), u), z)"),
-            ("select(x, #(u, z), select(y, z, #(w, z)))", "#(select(x, u, select(y, z, w)), z)"),
-            ("select(x, #(u, z), select(y, #(w, z), z))", "#(select(x, u, select(y, w, z)), z)"),
-            ("select(x, select(y, z, #(w, z)), #(z, u))", "#(select(x, select(y, z, w), u), z)"),
-            ("select(x, select(y, #(w, z), z), #(z, u))", "#(select(x, select(y, w, z), u), z)"),
-            ("select(x, #(z, u), select(y, z, #(w, z)))", "#(select(x, u, select(y, z, w)), z)"),
-            ("select(x, #(z, u), select(y, #(w, z), z))", "#(select(x, u, select(y, w, z)), z)"),
-            ("select(x, select(y, z, #(z, w)), #(u, z))", "#(select(x, select(y, z, w), u), z)"),
-            ("select(x, select(y, #(z, w), z), #(u, z))", "#(select(x, select(y, w, z), u), z)"),
-            ("select(x, #(u, z), select(y, z, #(z, w)))", "#(select(x, u, select(y, z, w)), z)"),
-            ("select(x, #(u, z), select(y, #(z, w), z))", "#(select(x, u, select(y, w, z)), z)"),
-            ("select(x, select(y, z, #(z, w)), #(z, u))", "#(select(x, select(y, z, w), u), z)"),
-            ("select(x, select(y, #(z, w), z), #(z, u))", "#(select(x, select(y, w, z), u), z)"),
-            ("select(x, #(z, u), select(y, z, #(z, w)))", "#(select(x, u, select(y, z, w)), z)"),
-            ("select(x, #(z, u), select(y, #(z, w), z))", "#(select(x, u, select(y, w, z)), z)"),
-        ];
-        out.extend(
-            shapes.iter().filter_map(|(l, r)| Rule::new(&l.replace('#', op), &r.replace('#', op), None)),
-        );
-    }
-    out
 }

@@ -1,8 +1,8 @@
-use loopir::constant;
-use loopir::make;
 use super::*;
 use crate::interval::Interval;
 use loopir::Expr;
+use loopir::constant;
+use loopir::make;
 
 fn x() -> Expr {
     Expr::var_i32("x")
@@ -38,7 +38,8 @@ fn canonical_forms() {
     let a = Expr::var_i32("a");
     let b = Expr::var_i32("b");
     let d = Expr::var_i32("d");
-    let untouched = make::add(make::min(make::add(make::mul(a, c(8)), b), make::add(Expr::var_i32("c"), c(-7))), d);
+    let untouched =
+        make::add(make::min(make::add(make::mul(a, c(8)), b), make::add(Expr::var_i32("c"), c(-7))), d);
     assert_eq!(s(untouched), "min((a*8) + b, c + -7) + d");
 }
 
@@ -58,7 +59,8 @@ fn additive_rules() {
 #[test]
 fn rounding_up_to_a_multiple_is_at_least_the_value() {
     let e = make::add(Expr::var_i32("e"), Expr::var_i32("m"));
-    let up = make::add(make::mul(make::div(make::add(Expr::var_i32("e"), c(7)), c(8)), c(8)), Expr::var_i32("m"));
+    let up =
+        make::add(make::mul(make::div(make::add(Expr::var_i32("e"), c(7)), c(8)), c(8)), Expr::var_i32("m"));
     assert_eq!(s(make::min(up.clone(), e.clone())), "e + m");
     assert_eq!(s(make::max(up.clone(), e)), "(((e + 7)/8)*8) + m");
 }
@@ -139,7 +141,8 @@ fn lets_are_substituted_or_kept() {
     let peeled = make::let_in(t.clone(), make::mul(x(), y()), make::add(tv.clone(), tv.clone()));
     assert_eq!(s(peeled), "(x*y)*2");
     // ...binds what remains to `<name>.s`...
-    let partly = make::let_in(t.clone(), make::add(make::div(x(), y()), c(3)), make::mul(tv.clone(), tv.clone()));
+    let partly =
+        make::let_in(t.clone(), make::add(make::div(x(), y()), c(3)), make::mul(tv.clone(), tv.clone()));
     assert_eq!(s(partly), "let t.s = (x/y) in ((t.s + 3)*(t.s + 3))");
     // ...and keeps a let whose value cannot be peeled.
     let kept = make::let_in(t.clone(), make::div(x(), y()), make::mul(tv.clone(), tv.clone()));
