@@ -38,7 +38,12 @@ fn every_stage_of_every_trace_case_passes_the_checker() {
             checked += 1;
             if let Err(violations) = check_trace_hierarchy(&stmt) {
                 let first: Vec<String> = violations.iter().take(3).map(|v| format!("  {v}")).collect();
-                failures.push(format!("{}: {} violation(s)\n{}", path.display(), violations.len(), first.join("\n")));
+                failures.push(format!(
+                    "{}: {} violation(s)\n{}",
+                    path.display(),
+                    violations.len(),
+                    first.join("\n")
+                ));
             }
         }
     }

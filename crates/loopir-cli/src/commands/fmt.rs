@@ -28,7 +28,8 @@ pub fn run(args: &FmtArgs) -> Result<ExitCode, String> {
     let Some(stmt) = parse_or_report(&input, &ParseEnv::default()) else {
         return Ok(ExitCode::from(1));
     };
-    let text = stmt_to_string_with(&stmt, PrintOptions { lossless: args.lossless });
+    let text =
+        stmt_to_string_with(&stmt, PrintOptions { lossless: args.lossless, ..PrintOptions::default() });
     if args.check {
         if text.as_bytes() == input.bytes.as_slice() {
             return Ok(ExitCode::SUCCESS);

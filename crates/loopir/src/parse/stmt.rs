@@ -6,6 +6,7 @@
 //! of recursion.
 
 use super::{Binding, ParseError, ParseErrorKind, Parser};
+use crate::dialect::{self, Dialect};
 use crate::equality::with_stack;
 use crate::expr::{Expr, ExprKind, Name};
 use crate::stmt::{
@@ -349,11 +350,16 @@ impl<'a> Parser<'a> {
             Ok::<_, ParseError>((min, max, body))
         })();
         self.pop_binding(&name);
-        let (min, max, body) = rest?;
+        let (min, bound, body) = rest?;
+        // Halide 21.0.0's loops give the extent, the reference's (and the IR) the max.
+        let max = match self.dialect {
+            Dialect::Reference => bound.e,
+            Dialect::Halide21 => dialect::loop_max_from_extent(&min.e, &bound.e),
+        };
         Ok(Some(Item::Stmt(Stmt::from_kind_unchecked(StmtKind::For {
             name,
             min: min.e,
-            max: max.e,
+            max,
             for_type,
             device_api,
             partition_policy: PartitionPolicy::Auto,
