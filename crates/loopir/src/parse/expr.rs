@@ -204,8 +204,7 @@ impl<'a> Parser<'a> {
             return self.let_expr();
         }
         let lhs = self.unary()?;
-        let lhs = if self.at(" if ") && matches!(lhs.e.kind(), ExprKind::Load { .. }) {
-            self.pos += 4;
+        let lhs = if matches!(lhs.e.kind(), ExprKind::Load { .. }) && self.eat(" if ") {
             let pred = self.unary()?;
             let ExprKind::Load { name, index, alignment, .. } = lhs.e.kind() else { return Ok(lhs) };
             Typed {
@@ -271,6 +270,17 @@ impl<'a> Parser<'a> {
     }
 
     fn infix(&mut self) -> Option<Infix> {
+        if self.lenient {
+            // Any spaces, or none, around the operator.
+            let save = self.pos;
+            for (text, op) in INFIXES {
+                if self.eat(text) {
+                    return Some(*op);
+                }
+            }
+            self.pos = save;
+            return None;
+        }
         let b = self.peek()?;
         if b != b' ' && b != b'*' && b != b'/' {
             return None;
@@ -305,6 +315,7 @@ impl<'a> Parser<'a> {
     }
 
     fn unary_inner(&mut self) -> Result<Typed, ParseError> {
+        self.skip_spaces();
         let Some(b) = self.peek() else {
             return Err(self.error(ParseErrorKind::UnexpectedEof, "an expression"));
         };
@@ -544,7 +555,9 @@ impl<'a> Parser<'a> {
             self.pos += len;
             return self.after_prefix(ty, start);
         }
-        if let Some(end) = self.ctype_end(self.pos) {
+        if let Some(end) = self.ctype_end(self.pos)
+            && !self.redundant_parentheses(end)
+        {
             self.type_spelling(false)?;
             let inner = &self.src[start + 1..end];
             let ty = Type::handle(self.ctype(inner), 1);
@@ -570,6 +583,7 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         let inner = self.expr_implicit()?;
+        self.skip_spaces();
         if self.peek() != Some(b')') {
             return Err(self.error(ParseErrorKind::UnexpectedText, "`)` or an infix operator"));
         }
@@ -626,8 +640,24 @@ impl<'a> Parser<'a> {
         Ok(sure(e))
     }
 
+    /// Whether the parenthesised word ending at `end` (its `)`) is, leniently, a
+    /// redundant pair of parentheses around a name (`f[(x)]`) rather than the spelling of
+    /// a C type: nothing that follows a type prefix follows it.
+    fn redundant_parentheses(&self, end: usize) -> bool {
+        if !self.lenient {
+            return false;
+        }
+        let inner = &self.src[self.pos + 1..end];
+        if !inner.iter().all(|&b| Self::is_name_byte(b)) {
+            return false;
+        }
+        let after = self.src[end + 1..].iter().find(|b| **b != b' ' && **b != b'\t');
+        !after.is_some_and(|&b| b == b'(' || b == b'[' || Self::is_name_byte(b))
+    }
+
     /// What follows a `(type)` prefix: a vector reduce, a call, a load or a variable.
     fn after_prefix(&mut self, ty: Type, start: usize) -> Result<Typed, ParseError> {
+        self.skip_spaces();
         if ty.is_scalar() && (ty.is_int() || ty.is_uint()) && self.at_integer() {
             return self.cast_immediate(ty, start);
         }

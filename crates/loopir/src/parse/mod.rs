@@ -17,6 +17,7 @@
 mod env;
 mod error;
 mod expr;
+mod lenient;
 mod options;
 mod stmt;
 
@@ -141,7 +142,6 @@ pub(crate) struct Parser<'a> {
     /// writes it: when nothing else told the dialect, the text is Halide 21's.
     pub(crate) late_tell_21: Option<usize>,
     /// Whether hand-typed text is accepted (see [`ParseOptions::lenient`]).
-    #[allow(dead_code)] // Read by the lenient reader (the next commit).
     pub(crate) lenient: bool,
 }
 
@@ -163,20 +163,19 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// An error for a spelling of the other dialect than the one the text is read in.
+    /// An error for a spelling of the other dialect than the one the text is read in:
+    /// `instead` is what was expected, `spelled` says whose spelling was found.
     pub(crate) fn dialect_error(&self, at: usize, len: usize, spelled: &str, instead: &str) -> ParseError {
         let why = match &self.told_by {
             Some(t) => {
                 let line =
                     self.src[..t.span.start.min(self.src.len())].iter().filter(|&&b| b == b'\n').count() + 1;
-                format!("as `{}` on line {line} shows", t.text)
+                format!(", as `{}` on line {line} shows", t.text)
             }
-            None => "as chosen".to_owned(),
+            None => String::new(),
         };
-        let expected = format!(
-            "{instead}: the text is read in {} dialect ({why}), and {spelled}",
-            self.dialect.describe()
-        );
+        let expected =
+            format!("{instead} ({spelled}; the text is read in {} dialect{why})", self.dialect.describe());
         ParseError::at(self.src, at, len, ParseErrorKind::Dialect, expected)
     }
 
@@ -207,10 +206,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn at(&self, lit: &str) -> bool {
+        if self.lenient {
+            return self.loose_match(lit).is_some();
+        }
         self.src[self.pos..].starts_with(lit.as_bytes())
     }
 
     pub(crate) fn eat(&mut self, lit: &str) -> bool {
+        if self.lenient {
+            let end = self.loose_match(lit);
+            if let Some(end) = end {
+                self.pos = end;
+            }
+            return end.is_some();
+        }
         if self.at(lit) {
             self.pos += lit.len();
             true
@@ -256,6 +265,7 @@ impl<'a> Parser<'a> {
 
     /// Reads a name: a run of `[A-Za-z0-9_.$:]` that does not start with a digit.
     pub(crate) fn name(&mut self) -> Result<Name, ParseError> {
+        self.skip_spaces();
         let len = self.token_len();
         if len == 0 || self.src[self.pos].is_ascii_digit() {
             return Err(self.error(ParseErrorKind::UnexpectedText, "a name"));
@@ -304,6 +314,7 @@ impl<'a> Parser<'a> {
 
     /// Reads an unsigned decimal integer.
     pub(crate) fn uint(&mut self) -> Result<u64, ParseError> {
+        self.skip_spaces();
         let start = self.pos;
         while self.peek().is_some_and(|b| b.is_ascii_digit()) {
             self.pos += 1;
@@ -441,6 +452,7 @@ impl<'a> Parser<'a> {
 
     fn file(&mut self) -> Result<Stmt, ParseError> {
         let s = self.block(0)?;
+        self.skip_blank();
         if self.pos < self.src.len() {
             let kind = if self.peek() == Some(b' ') {
                 ParseErrorKind::Indentation
