@@ -101,7 +101,7 @@ fn profile_prints_the_entry_tree_and_json() {
 #[test]
 fn profile_needs_a_pipeline_name() {
     let out = loopir(&["profile"], b"produce f {\n f[0] = 1\n}\n");
-    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.status.code(), Some(1), "a usage mistake");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--pipeline"));
 }
 
@@ -179,4 +179,33 @@ fn bounds_infers_allocation_bounds_with_the_definitions_value_ranges() {
         String::from_utf8_lossy(&out.stderr)
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn entry_names_are_escaped_so_that_each_row_stays_one_line() {
+    let dir = std::env::temp_dir().join(format!("loopir-cli-entries-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let env = dir.join("profile.env.json");
+    let names = r#"{"pipeline": "p", "funcs": [{"name": "out", "display_name": "out\nput"}, {"name": "f", "display_name": "f\\g\t\u0001"}]}"#;
+    std::fs::write(&env, names).expect("scratch env");
+    let stmt = b"produce out {\n produce f {\n  f[0] = 1\n }\n out[0] = f[0]\n}\n";
+    let out = loopir(&["profile", "--env", &env.to_string_lossy(), "--entries"], stmt);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let tree = String::from_utf8_lossy(&out.stdout);
+    assert!(tree.ends_with("out\\nput\n└f\\\\g\\t\\u{1}\n"), "{tree}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn crlf_a_byte_order_mark_and_zero_lane_types_are_named_in_the_error() {
+    for (text, says, at) in [
+        (&b"f(x)\r\ng(x)\r\n"[..], "CRLF line endings are not .stmt text", "<stdin>:1:5"),
+        (&b"\xEF\xBB\xBFf(x)\n"[..], "found a UTF-8 byte-order mark", "<stdin>:1:1"),
+        (&b"f(0) = (int32x0)g[0]\n"[..], "a type with at least one lane (`int32x0` has none)", "<stdin>:1:9"),
+    ] {
+        let out = loopir(&["fmt"], text);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(err.contains(says) && err.contains(at), "{says}: {err}");
+    }
 }

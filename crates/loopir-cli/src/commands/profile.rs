@@ -1,15 +1,15 @@
 //! `loopir profile`: the inject-profiling pass on a `.stmt` file.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
 use loopir::{ParseEnv, stmt_to_string};
 use loopir_profiling::{Feature, FuncEnv, ProfileOptions, inject_profiling};
 
-use super::{parse_or_report, read_env, read_input};
+use super::{parse, read_env, read_input};
+use crate::error::{CliError, InFile};
+use crate::streams::{eprint, print};
 
 /// Arguments of `loopir profile`.
 #[derive(Args)]
@@ -31,7 +31,9 @@ pub struct ProfileArgs {
     #[arg(long)]
     json: bool,
     /// With `--entries`: print each row's stable key (16 hex digits) before it.
-    #[arg(long, requires = "entries")]
+    // `conflicts_with`: clap drops the requirement of `--entries` when `--json`, which
+    // conflicts with it, is given.
+    #[arg(long, requires = "entries", conflicts_with = "json")]
     keys: bool,
     #[command(flatten)]
     features: ProfileOptionArgs,
@@ -45,14 +47,12 @@ pub struct ProfileArgs {
 }
 
 /// Runs `loopir profile`.
-pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
-    let input = read_input(args.file.as_ref())?;
-    let env = read_env(args.env.as_ref(), FuncEnv::from_json)?;
+pub fn run(args: &ProfileArgs) -> Result<(), CliError> {
+    let input = read_input(args.file.as_deref())?;
+    let env = read_env(args.env.as_deref(), FuncEnv::from_json)?;
 
     let t0 = Instant::now();
-    let Some(stmt) = parse_or_report(&input, &ParseEnv::default()) else {
-        return Ok(ExitCode::from(1));
-    };
+    let stmt = parse(&input, &ParseEnv::default())?;
     let parse_ns = t0.elapsed().as_nanos();
 
     let env = env.unwrap_or_else(|| FuncEnv::infer_from_stmt(&stmt));
@@ -60,26 +60,22 @@ pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
         .pipeline
         .as_deref()
         .or(env.pipeline_name())
-        .ok_or("no pipeline name: pass --pipeline NAME or an --env that names the pipeline")?
+        .ok_or_else(|| {
+            CliError::input("no pipeline name: pass --pipeline NAME or an --env that names the pipeline")
+        })?
         .to_owned();
 
     let options = args.features.options();
     let mut pass_times = Vec::with_capacity(args.repeat as usize);
-    let mut result = None;
+    let mut profiled = None;
     for _ in 0..args.repeat {
         let t = Instant::now();
         let r = inject_profiling(&stmt, &pipeline, &env, &options);
         pass_times.push(t.elapsed().as_nanos());
-        result = Some(r);
+        profiled = Some(r.in_file(&input.name)?);
     }
-    let profiled = match result {
-        Some(Ok(p)) => p,
-        Some(Err(e)) => {
-            eprintln!("error: {}: {e}", input.name);
-            return Ok(ExitCode::from(1));
-        }
-        None => return Err("the pass did not run".into()),
-    };
+    // `--repeat` is at least 1.
+    let profiled = profiled.ok_or_else(|| CliError::input("--repeat 0: the pass did not run"))?;
 
     let t1 = Instant::now();
     let text = if args.entries && args.keys {
@@ -95,16 +91,16 @@ pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
     };
     let print_ns = t1.elapsed().as_nanos();
 
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))?;
+    print(text.as_bytes())?;
     if args.timings {
         pass_times.sort_unstable();
         let median = pass_times[pass_times.len() / 2];
-        eprintln!(
-            "{{\"parse_ns\": {parse_ns}, \"pass_ns\": {median}, \"print_ns\": {print_ns}, \"repeat\": {}}}",
+        eprint(&format!(
+            "{{\"parse_ns\": {parse_ns}, \"pass_ns\": {median}, \"print_ns\": {print_ns}, \"repeat\": {}}}\n",
             args.repeat
-        );
+        ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The profiling level and feature flags, shared by `loopir profile` and `loopir lower`.
@@ -149,6 +145,26 @@ fn parse_features(s: &str) -> Result<ProfileOptions, String> {
 }
 
 impl ProfileOptionArgs {
+    /// Whether any of these flags is on the command line.
+    pub fn given(&self) -> bool {
+        let Self {
+            level,
+            only,
+            no_timing,
+            no_heap,
+            no_stack,
+            no_threads,
+            no_tokens,
+            no_copies,
+            no_device_sync,
+        } = self;
+        level.is_some()
+            || only.is_some()
+            || [no_timing, no_heap, no_stack, no_threads, no_tokens, no_copies, no_device_sync]
+                .into_iter()
+                .any(|f| *f)
+    }
+
     /// The options these flags select.
     pub fn options(&self) -> ProfileOptions {
         let base = match (self.only, self.level) {

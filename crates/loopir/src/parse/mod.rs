@@ -91,6 +91,31 @@ fn check_bytes(bytes: &[u8]) -> Result<(), ParseError> {
         let at = e.valid_up_to();
         return Err(ParseError::at(bytes, at, 1, ParseErrorKind::InvalidUtf8, "UTF-8 text".into()));
     }
+    // Editors and other platforms' tools add these; without a word on them the error
+    // would point at an invisible character.
+    if bytes.starts_with(BYTE_ORDER_MARK) {
+        let mut e = ParseError::at(
+            bytes,
+            0,
+            BYTE_ORDER_MARK.len(),
+            ParseErrorKind::UnexpectedText,
+            "text without a byte-order mark (.stmt text starts with its first statement)".into(),
+        );
+        e.found = "a UTF-8 byte-order mark (U+FEFF)".into();
+        return Err(e);
+    }
+    if let Some(cr) = bytes.iter().position(|&b| b == b'\r') {
+        // Halide writes LF line ends and escapes a CR inside a string as `\r`.
+        let crlf = bytes.get(cr + 1) == Some(&b'\n');
+        let (expected, found) = if crlf {
+            ("a line end of LF alone: CRLF line endings are not .stmt text", "a CRLF line end")
+        } else {
+            ("text without carriage returns (a CR in a string is written `\\r`)", "a carriage return (CR)")
+        };
+        let mut e = ParseError::at(bytes, cr, 1, ParseErrorKind::UnexpectedText, expected.into());
+        e.found = found.into();
+        return Err(e);
+    }
     Ok(())
 }
 
@@ -99,8 +124,36 @@ pub(crate) fn check_bytes_in(bytes: &[u8], range: std::ops::Range<usize>) -> Res
     check_bytes(&bytes[range.clone()]).map_err(|e| e.rebased(bytes, range.start))
 }
 
+/// The UTF-8 encoding of U+FEFF at the start of a file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 fn memchr_nul(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == 0)
+}
+
+/// What is wrong with `text` if it spells a number type (`int`, `uint`, `float` or
+/// `bfloat`, a bit count, optionally `x` and a lane count) that cannot exist: no lanes,
+/// more lanes than a type holds, or a bit count outside 1 to 64. `None` for valid types
+/// and for text that is not spelled like a number type.
+fn impossible_number_type(text: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(text).ok()?;
+    let rest = ["bfloat", "float", "uint", "int"].iter().find_map(|code| text.strip_prefix(code))?;
+    let (bits, lanes) = rest.split_once('x').unwrap_or((rest, "1"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(bits) || !digits(lanes) || Type::parse(text).is_some() {
+        return None;
+    }
+    let lanes_ok = lanes.parse::<u16>().is_ok_and(|l| l > 0);
+    let bits_ok = bits.parse::<u8>().is_ok_and(|b| (1..=64).contains(&b));
+    Some(if lanes.bytes().all(|b| b == b'0') {
+        format!("a type with at least one lane (`{text}` has none)")
+    } else if !lanes_ok {
+        format!("a type of at most 65535 lanes (`{text}` has {lanes})")
+    } else if !bits_ok {
+        format!("a bit count from 1 to 64 (`{text}` has {bits})")
+    } else {
+        format!("a type (`{text}` is not one)")
+    })
 }
 
 /// An expression and whether its type is known for sure or only a default guess.
@@ -352,6 +405,12 @@ impl<'a> Parser<'a> {
                 return Err(self.error(ParseErrorKind::InvalidType, "a type"));
             };
             let inner = &self.src[self.pos + 1..end];
+            if let Some(problem) = impossible_number_type(inner) {
+                // `(int32x0)` matches the C type grammar, but it is a number type Halide
+                // cannot have, not a C type name: read as a handle, it would print back
+                // as something else.
+                return Err(self.error_at(self.pos + 1, inner.len(), ParseErrorKind::InvalidType, &problem));
+            }
             let c = self.ctype(inner);
             self.pos = end + 1;
             let mut lanes = 1u16;
@@ -378,7 +437,8 @@ impl<'a> Parser<'a> {
                 start,
                 len.max(1),
                 ParseErrorKind::InvalidType,
-                "a type such as `int32` or `float32x8`",
+                &impossible_number_type(text.as_bytes())
+                    .unwrap_or_else(|| "a type such as `int32` or `float32x8`".into()),
             )),
         }
     }
