@@ -117,3 +117,28 @@ fn no_oracle_file_is_taken_for_halide21() {
     println!("{} oracle files; {untold} tell no dialect", files.len());
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The reference's files converted to Halide 21's dialect and back are unchanged.
+#[test]
+fn oracle_files_convert_to_halide21_and_back() {
+    let files = support::stmt_files(&support::oracle_cases());
+    let mut failures = Vec::new();
+    let env = ParseEnv::default();
+    for path in &files {
+        let bytes = std::fs::read(path).expect("readable");
+        let lossless = path.to_string_lossy().ends_with(".lossless.stmt");
+        let reference = ParseOptions { dialect: Some(Dialect::Reference), lenient: false };
+        let halide21 = ParseOptions { dialect: Some(Dialect::Halide21), lenient: false };
+        let result = (|| {
+            let s = StmtFile::parse(&bytes, &env, reference).map_err(|e| e.to_string())?;
+            let text21 = s.value.print(PrintOptions { lossless, dialect: Dialect::Halide21 });
+            let back = StmtFile::parse(&text21, &env, halide21).map_err(|e| format!("as Halide 21's: {e}"))?;
+            let again = back.value.print(PrintOptions { lossless, dialect: Dialect::Reference });
+            if again == bytes { Ok(()) } else { Err(support::first_difference(&show(&bytes), &show(&again))) }
+        })();
+        if let Err(e) = result {
+            failures.push(format!("{}: {e}", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} files:\n{}", failures.len(), files.len(), failures.join("\n"));
+}

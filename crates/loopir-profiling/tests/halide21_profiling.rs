@@ -11,7 +11,8 @@ use loopir::{ParseEnv, ParseOptions, PrintOptions, parse_stmt_with_options, stmt
 use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
 
 fn stage(name: &str) -> Vec<u8> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/halide21_stmt/blur.profile/stages");
+    let dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/halide21_stmt/blur.profile/stages");
     std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
@@ -30,11 +31,12 @@ fn registered(text: &str) -> Vec<String> {
 fn profiling_runs_on_halide21_s_profiling_input() {
     let input = stage("27.bounding_small_allocations.stmt");
     let halide21_output = String::from_utf8(stage("28.injecting_profiling.stmt")).expect("UTF-8");
-    let parsed =
-        parse_stmt_with_options(&input, &ParseEnv::default(), ParseOptions::default()).expect("reads as Halide 21's");
+    let parsed = parse_stmt_with_options(&input, &ParseEnv::default(), ParseOptions::default())
+        .expect("reads as Halide 21's");
     assert_eq!(parsed.dialect, Dialect::Halide21);
     let env = FuncEnv::infer_from_stmt(&parsed.value);
-    let profiled = inject_profiling(&parsed.value, "blur_y", &env, &ProfileOptions::default()).expect("profiles");
+    let profiled =
+        inject_profiling(&parsed.value, "blur_y", &env, &ProfileOptions::default()).expect("profiles");
     check_writable(&profiled.stmt, Dialect::Halide21).expect("writable in Halide 21's dialect");
     let text = stmt_to_string_with(&profiled.stmt, PrintOptions::dialect(Dialect::Halide21));
     // Written back in Halide 21's dialect, it reads as such again.

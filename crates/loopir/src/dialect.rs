@@ -496,15 +496,24 @@ fn int32_of(e: &Expr) -> Option<i32> {
     }
 }
 
-/// The inclusive max of a loop written `for (x, min, extent)`: `min + extent - 1` in the
-/// shape the reference's simplifier leaves it:
+/// The inclusive max of a loop written `for (x, min, extent)`.
+///
+/// An extent that [`loop_extent_from_max`] would write for some max (`(max - min) + 1`,
+/// `max + 1` when `min` is 0) gives that max back, so text converted from the reference's
+/// dialect converts back unchanged. Any other extent gives `min + extent - 1` in the shape
+/// the reference's simplifier leaves it:
 /// - both constant: the folded constant;
 /// - `min` is 0: `extent + -1`;
 /// - `extent` is 1: `min`; another constant k: `min + (k - 1)`;
 /// - otherwise `(min + extent) + -1`.
 ///
-/// [`loop_extent_from_max`] gives `extent` back from the result, exactly.
+/// Either way [`loop_extent_from_max`] gives `extent` back from the result, exactly.
 pub fn loop_max_from_extent(min: &Expr, extent: &Expr) -> Expr {
+    if let Some(max) = written_max(min, extent)
+        && loop_extent_from_max(min, &max) == *extent
+    {
+        return max;
+    }
     let (m, e) = (int32_of(min), int32_of(extent));
     if let (Some(m), Some(e)) = (m, e)
         && let Ok(max) = i32::try_from(i64::from(m) + i64::from(e) - 1)
@@ -518,6 +527,19 @@ pub fn loop_max_from_extent(min: &Expr, extent: &Expr) -> Expr {
         Some(1) => min.clone(),
         Some(k) if k != i32::MIN => add(min.clone(), Expr::i32(k - 1)),
         _ => add(add(min.clone(), extent.clone()), Expr::i32(-1)),
+    }
+}
+
+/// If `extent` has the shape [`loop_extent_from_max`] writes for a max it cannot
+/// otherwise undo (`(max - min) + 1`, or `max + 1` when `min` is 0), that max.
+fn written_max(min: &Expr, extent: &Expr) -> Option<Expr> {
+    let (a, 1) = plus_constant(extent)? else { return None };
+    if int32_of(min) == Some(0) {
+        return Some(a.clone());
+    }
+    match a.kind() {
+        ExprKind::Binary(BinOp::Sub, max, lo) if lo == min => Some(max.clone()),
+        _ => None,
     }
 }
 
@@ -605,6 +627,28 @@ mod tests {
         assert_eq!(show("y", "n"), "((y + n) + -1)");
         // Past the int32 range the constant is not folded.
         assert_eq!(show("2147483647", "2"), "(2147483647 + 1)");
+        // What a max converts to converts back to it.
+        assert_eq!(show("0", "n + 1"), "n");
+        assert_eq!(show("y", "(n - y) + 1"), "n");
+        assert_eq!(show("y", "(n - z) + 1"), "((y + ((n - z) + 1)) + -1)");
+        assert_eq!(show("0", "(n + -1) + 1"), "(((n + -1) + 1) + -1)");
+    }
+
+    #[test]
+    fn a_max_converts_back_to_itself() {
+        for min in ["0", "5", "y", "y + 1"] {
+            for max in ["0", "9", "n", "n + -1", "n + 1", "y", "(y + n) + -1", "max(n, y)", "(n - y) + 1"] {
+                let (min, max) = (e(min), e(max));
+                let back = loop_max_from_extent(&min, &loop_extent_from_max(&min, &max));
+                // Exact unless the max has the shape of one made from an extent, whose
+                // extent is then read back (an equal max).
+                if back != max {
+                    assert_eq!(loop_extent_from_max(&min, &back), loop_extent_from_max(&min, &max), "{min} {max}");
+                }
+            }
+        }
+        let (min, max) = (e("f.s0.x.loop_min"), e("f.s0.x.loop_max"));
+        assert!(loop_max_from_extent(&min, &loop_extent_from_max(&min, &max)) == max);
     }
 
     #[test]

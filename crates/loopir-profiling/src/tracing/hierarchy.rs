@@ -163,6 +163,10 @@ enum ScopeKind {
     Event(TraceEventCode),
     /// Bound to the literal 0.
     Silent,
+    /// Bound to an id the caller passed in a closure (`load_typed_struct_member(...)` in
+    /// a parallel task's function): a scope opened outside the function, whose kind and
+    /// nesting among the other inherited ones the function does not show.
+    Inherited,
     /// Bound to something else (already reported).
     Opaque,
 }
@@ -319,6 +323,19 @@ impl Checker {
         if target.kind == ScopeKind::Opaque {
             return; // the binding itself was reported
         }
+        if target.kind == ScopeKind::Inherited {
+            // Only scopes opened inside the function can be more inner than it.
+            let inner = self.stack[idx + 1..]
+                .iter()
+                .position(|s| !s.ended && !matches!(s.kind, ScopeKind::Inherited | ScopeKind::Opaque));
+            if let Some(i) = inner {
+                let parent_scope = target.label.clone();
+                let s = &self.stack[idx + 1 + i];
+                let innermost = format!("{} (`{}`)", s.label, s.var);
+                self.report(what, parent, ViolationKind::NotInnermost { parent_scope, innermost });
+            }
+            return;
+        }
         // Scopes already reported as non-event bindings are skipped to avoid cascades.
         let open = |s: &Scope| !s.ended && s.kind != ScopeKind::Opaque;
         let Some(innermost) = self.stack.iter().rposition(open) else { return };
@@ -409,6 +426,10 @@ impl Checker {
                 scope.kind = ScopeKind::Silent;
                 scope.label = "an untraced scope (id 0)".to_owned();
             }
+            _ if is_closure_load(event) => {
+                scope.kind = ScopeKind::Inherited;
+                scope.label = "a scope of the caller (passed in the closure)".to_owned();
+            }
             _ => {
                 let shown = shorten(bare(value));
                 self.report(
@@ -464,6 +485,12 @@ impl Visitor for Checker {
         self.visit_stmt_here(s);
         self.sites.pop();
     }
+}
+
+/// Whether `e` loads a member of a closure struct: how a parallel task's function gets the
+/// ids of the caller's trace scopes.
+fn is_closure_load(e: &Expr) -> bool {
+    matches!(e.kind(), ExprKind::Call { name, .. } if name.as_ref() == "load_typed_struct_member")
 }
 
 /// Whether `name` is a trace id variable: `<x>.trace_id`, or the `<x>.trace_id_<k>` that
@@ -732,6 +759,29 @@ mod tests {
         let v = violations(&forked(false, false));
         assert_eq!(v.len(), 2, "{v:#?}");
         assert!(v.iter().all(|x| x.kind == ViolationKind::MissingEnd), "{v:#?}");
+    }
+
+    #[test]
+    fn a_closure_inherits_the_caller_s_scopes() {
+        // A parallel task's function gets the caller's ids from its closure.
+        let load =
+            |k: i32| format!("load_typed_struct_member((void *)closure_arg, (void *)closure_prototype, {k})");
+        let text = format!(
+            "let pipeline.trace_id = {}\nlet f.trace_id_1 = {}\n{}\nlet g.trace_id = {}\nproduce g {{\n {}\n {}\n}}\n",
+            load(9),
+            load(7),
+            ev("f", 1, "f.trace_id_1"),
+            ev("g", 4, "f.trace_id_1"),
+            ev("f", 0, "g.trace_id"),
+            ev("g", 5, "g.trace_id"),
+        );
+        assert_eq!(violations(&text), vec![]);
+        // A scope opened in the function is still innermost: parenting to the caller's
+        // past it is reported.
+        let text = text.replace(&ev("f", 0, "g.trace_id"), &ev("f", 0, "pipeline.trace_id"));
+        let v = violations(&text);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert!(matches!(v[0].kind, ViolationKind::NotInnermost { .. }), "{}", v[0]);
     }
 
     #[test]
