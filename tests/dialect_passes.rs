@@ -10,7 +10,10 @@
 mod support;
 
 use loopir::dialect::{Dialect, check_writable};
-use loopir::{ParseEnv, ParseOptions, PrintOptions, Stmt, parse_stmt_with_env, parse_stmt_with_options, stmt_to_string_with};
+use loopir::{
+    ParseEnv, ParseOptions, PrintOptions, Stmt, parse_stmt_with_env, parse_stmt_with_options,
+    stmt_to_string_with,
+};
 use loopir_profiling::{FuncEnv, ProfileOptions, TraceEnv, inject_profiling, inject_tracing};
 
 fn in_21(s: &Stmt) -> String {
@@ -46,8 +49,10 @@ fn profiling_runs_on_halide21_text() {
         let pipeline = env.pipeline_name().expect("a pipeline name").to_owned();
         let result = (|| {
             let input = through_21(&read("profile.input.stmt"), &ParseEnv::default())?;
-            let out = inject_profiling(&input, &pipeline, &env, &ProfileOptions::default()).map_err(|e| e.to_string())?;
-            let expected = parse_stmt_with_env(&read("profile.expected.stmt"), &ParseEnv::default()).map_err(|e| e.to_string())?;
+            let out = inject_profiling(&input, &pipeline, &env, &ProfileOptions::default())
+                .map_err(|e| e.to_string())?;
+            let expected = parse_stmt_with_env(&read("profile.expected.stmt"), &ParseEnv::default())
+                .map_err(|e| e.to_string())?;
             let (got, want) = (in_21(&out.stmt), in_21(&expected));
             // The reference's own name collisions (see the profiling oracle test) aside.
             if got == want || got.replace("$1", "") == want.replace("$1", "") {
@@ -73,19 +78,24 @@ fn tracing_runs_on_halide21_text() {
         let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect("readable");
         let env = TraceEnv::from_json(&read("trace.env.json")).expect("a valid env");
         let penv = env.parse_env();
-        let input_file =
-            if dir.join("trace.input.lossless.stmt").is_file() { "trace.input.lossless.stmt" } else { "trace.input.stmt" };
+        let input_file = if dir.join("trace.input.lossless.stmt").is_file() {
+            "trace.input.lossless.stmt"
+        } else {
+            "trace.input.stmt"
+        };
         let result = (|| {
-            let expected = parse_stmt_with_env(&read("trace.expected.stmt"), &penv).map_err(|e| e.to_string())?;
+            let expected =
+                parse_stmt_with_env(&read("trace.expected.stmt"), &penv).map_err(|e| e.to_string())?;
             // Parallel-task events carry thread ids, which Halide 21 has no place for: the
             // CLI refuses to write them in its dialect, the printer keeps the argument.
             unwritable += usize::from(check_writable(&expected, Dialect::Halide21).is_err());
             let s = parse_stmt_with_env(&read(input_file), &penv).map_err(|e| e.to_string())?;
             let lossless21 = PrintOptions { lossless: true, dialect: Dialect::Halide21 };
             let options = ParseOptions { dialect: Some(Dialect::Halide21), lenient: false };
-            let input = parse_stmt_with_options(stmt_to_string_with(&s, lossless21).as_bytes(), &penv, options)
-                .map_err(|e| e.to_string())?
-                .value;
+            let input =
+                parse_stmt_with_options(stmt_to_string_with(&s, lossless21).as_bytes(), &penv, options)
+                    .map_err(|e| e.to_string())?
+                    .value;
             let out = inject_tracing(&input, &env).map_err(|e| e.to_string())?;
             let (got, want) = (in_21(&out), in_21(&expected));
             if got == want { Ok(()) } else { Err(support::first_difference(&want, &got)) }

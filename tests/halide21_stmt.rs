@@ -132,7 +132,8 @@ fn oracle_files_convert_to_halide21_and_back() {
         let result = (|| {
             let s = StmtFile::parse(&bytes, &env, reference).map_err(|e| e.to_string())?;
             let text21 = s.value.print(PrintOptions { lossless, dialect: Dialect::Halide21 });
-            let back = StmtFile::parse(&text21, &env, halide21).map_err(|e| format!("as Halide 21's: {e}"))?;
+            let back =
+                StmtFile::parse(&text21, &env, halide21).map_err(|e| format!("as Halide 21's: {e}"))?;
             let again = back.value.print(PrintOptions { lossless, dialect: Dialect::Reference });
             if again == bytes { Ok(()) } else { Err(support::first_difference(&show(&bytes), &show(&again))) }
         })();

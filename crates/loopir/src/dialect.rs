@@ -643,7 +643,11 @@ mod tests {
                 // Exact unless the max has the shape of one made from an extent, whose
                 // extent is then read back (an equal max).
                 if back != max {
-                    assert_eq!(loop_extent_from_max(&min, &back), loop_extent_from_max(&min, &max), "{min} {max}");
+                    assert_eq!(
+                        loop_extent_from_max(&min, &back),
+                        loop_extent_from_max(&min, &max),
+                        "{min} {max}"
+                    );
                 }
             }
         }
