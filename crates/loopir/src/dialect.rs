@@ -197,6 +197,11 @@ impl DialectScan {
         }
     }
 
+    /// Whether a spelling of the printer has told the dialect.
+    pub fn has_spelling(&self) -> bool {
+        self.spelling.iter().any(Option::is_some)
+    }
+
     /// Adds what another scan (of another part of the same text) found.
     pub fn merge(&mut self, other: DialectScan) {
         for t in other.spelling.into_iter().chain(other.shape).flatten() {
@@ -223,7 +228,9 @@ fn is_name_byte(b: u8) -> bool {
 }
 
 /// Scans `text[range]` for what shows its dialect. Offsets are into `text`. String
-/// literals are skipped; the scan is linear in the length of the range.
+/// literals are skipped; the scan is linear in the length of the range, and stops at the
+/// first spelling that tells: the parser, reading in that dialect, then refuses any
+/// spelling of the other, naming this one.
 pub fn scan_dialect(text: &[u8], range: Range<usize>) -> DialectScan {
     let mut scan = DialectScan::default();
     let end = range.end.min(text.len());
@@ -233,7 +240,7 @@ pub fn scan_dialect(text: &[u8], range: Range<usize>) -> DialectScan {
         let shown = &text[span.start..span.end.min(span.start + 48)];
         scan.record(DialectTell { dialect, kind, span, text: String::from_utf8_lossy(shown).into_owned() });
     };
-    while i < end {
+    while i < end && !scan.has_spelling() {
         let b = text[i];
         if line_start && b != b' ' {
             line_start = false;
@@ -731,11 +738,15 @@ mod tests {
     }
 
     #[test]
-    fn mixed_spellings_are_reported() {
-        match verdict("x = (uint16)3\ny = 3_u16\n") {
+    fn the_first_spelling_decides() {
+        // (Reading the rest in that dialect finds the other's spellings.)
+        assert_eq!(told("x = (uint16)3\ny = 3_u16\n").map(|t| t.0), Some(Dialect::Halide21));
+        let trace11 = "halide_trace_helper(\"f\", a, b, 3, 0, 0, 2, p, 0, 0, \"\")\n";
+        let trace12 = "halide_trace_helper(\"f\", a, b, 3, 0, 0, 2, p, 0, 0, 0, \"\")\n";
+        match verdict(&format!("{trace11}{trace12}")) {
             DialectVerdict::Mixed(a, b) => {
-                assert_eq!((a.dialect, a.span), (Dialect::Reference, 18..23));
-                assert_eq!((b.dialect, b.span), (Dialect::Halide21, 4..13));
+                assert_eq!(a.dialect, Dialect::Reference);
+                assert_eq!(b.dialect, Dialect::Halide21);
             }
             v => panic!("{v:?}"),
         }

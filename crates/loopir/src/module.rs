@@ -134,7 +134,9 @@ impl Module {
         let mut scan = DialectScan::default();
         for f in &frames {
             check_bytes_in(bytes, f.functions.clone())?;
-            scan.merge(scan_dialect(bytes, f.functions.clone()));
+            if !scan.has_spelling() {
+                scan.merge(scan_dialect(bytes, f.functions.clone()));
+            }
         }
         let plan = DialectPlan::new(bytes, scan, options)?;
         plan.read(|dialect, told_by, lenient| {

@@ -710,7 +710,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Like [`Self::arg_list`], mapping each argument as it is read.
-    fn args_into<T>(&mut self, args: &mut Vec<T>, f: impl Fn(Typed) -> T) -> Result<(), ParseError> {
+    fn args_into<T>(&mut self, args: &mut Vec<T>, mut f: impl FnMut(Typed) -> T) -> Result<(), ParseError> {
         if self.eat(")") {
             return Ok(());
         }
@@ -741,8 +741,13 @@ impl<'a> Parser<'a> {
     /// `name(args)` with an optional lossless `[value_index]`.
     fn call_rest(&mut self, name: Name, prefix: Option<Type>) -> Result<Typed, ParseError> {
         self.expect("(")?;
-        let mut typed_args: Vec<Typed> = Vec::new();
-        self.args_into(&mut typed_args, |a| a)?;
+        // The arguments, and which of their types are sure (for Halide 21's bitwise calls).
+        let mut args: Vec<Expr> = Vec::new();
+        let mut sure_types: smallvec::SmallVec<[bool; 8]> = smallvec::SmallVec::new();
+        self.args_into(&mut args, |a| {
+            sure_types.push(a.sure);
+            a.e
+        })?;
         let mut value_index = 0u32;
         if self.peek() == Some(b'[') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
             let save = self.pos;
@@ -765,7 +770,7 @@ impl<'a> Parser<'a> {
             Some(Intrinsic::BitwiseNot) => Some(1),
             _ => None,
         };
-        let bitwise_call = infix_arity == Some(typed_args.len())
+        let bitwise_call = infix_arity == Some(args.len())
             && matches!(call_type, CallType::PureIntrinsic | CallType::Intrinsic);
         if bitwise_call && self.dialect == Dialect::Reference {
             call_type = CallType::Extern;
@@ -792,13 +797,15 @@ impl<'a> Parser<'a> {
                 None => (Type::INT32, true),
             },
         };
-        let mut args: Vec<Expr> = if bitwise_21 {
+        if bitwise_21 {
             // The operands have the call's type: an operand whose type was only guessed
             // takes it.
-            typed_args.into_iter().map(|a| if a.sure { a.e } else { retype(&a.e, ty) }).collect()
-        } else {
-            typed_args.into_iter().map(|a| a.e).collect()
-        };
+            for (a, sure) in args.iter_mut().zip(&sure_types) {
+                if !sure {
+                    *a = retype(a, ty);
+                }
+            }
+        }
         if self.dialect == Dialect::Halide21
             && name.as_ref() == TRACE_HELPER
             && args.len() == TRACE_HELPER_ARGS_21
