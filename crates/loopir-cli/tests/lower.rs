@@ -101,6 +101,9 @@ fn lower_runs_passes_in_order_with_per_pass_envs() {
     let traced = std::fs::read_to_string(dir.join("01.trace.stmt")).expect("trace step saved");
     let profiled = std::fs::read_to_string(dir.join("02.profile.stmt")).expect("profile step saved");
     assert!(traced.contains("halide_trace") && !traced.contains("halide_profiler_"));
+    // Parsed with the trace env, image loads are typed as such and traced as the reference does.
+    let expected = std::fs::read_to_string(c.join("trace.expected.stmt")).expect("oracle output");
+    assert_eq!(traced, expected);
     assert!(profiled.contains("halide_trace") && profiled.contains("halide_profiler_instance_start"));
     assert_eq!(out.stdout, profiled.as_bytes());
     // Running the same passes one at a time gives the same result.

@@ -277,8 +277,14 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     let temps = args.save_temps.as_deref().map(SaveTemps::prepare).transpose()?;
     let input = read_input(args.file.as_deref())?;
 
+    // The trace pass tells Func calls from image loads by their call kinds, which only its
+    // env can give the parser (untyped, an image's loads would silently go untraced).
+    let parse_env = match envs.iter().find(|(name, _)| *name == "trace") {
+        Some((_, f)) => TraceEnv::from_json(&f.text).in_file(f.path.display())?.parse_env(),
+        None => ParseEnv::default(),
+    };
     let t0 = Instant::now();
-    let mut stmt = parse(&input, &ParseEnv::default())?;
+    let mut stmt = parse(&input, &parse_env)?;
     let parse_ns = t0.elapsed().as_nanos();
     if let Some(temps) = &temps {
         temps.save(&step_file_name(0, "input", passes.len()), &stmt_to_string(&stmt))?;

@@ -23,10 +23,12 @@
 
 use std::fmt;
 
+use loopir::address_map::AddressSet;
+use loopir::expr::ExprNode;
 use loopir::visit::{Visitor, walk_expr, walk_stmt};
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
 
-use super::error::shorten;
+use super::error::{expr_text, shorten, stmt_head};
 use super::event::{
     DecodedEvent, PIPELINE_SCOPE, TRACE_ID_SUFFIX, TraceEventCode, decode_event, trace_id_var_name,
 };
@@ -151,8 +153,14 @@ impl fmt::Display for HierarchyViolation {
 /// Checks that every trace event in `stmt` has an allowed, enclosing parent (see the
 /// module documentation). Returns every violation found, in program order.
 pub fn check_trace_hierarchy(stmt: &Stmt) -> Result<(), Vec<HierarchyViolation>> {
-    let mut checker =
-        Checker { stack: Vec::new(), sites: Vec::new(), violations: Vec::new(), forks: Vec::new() };
+    let mut checker = Checker {
+        stack: Vec::new(),
+        sites: Vec::new(),
+        violations: Vec::new(),
+        forks: Vec::new(),
+        generation: 0,
+        checked: AddressSet::default(),
+    };
     checker.visit_stmt(stmt);
     if checker.violations.is_empty() { Ok(()) } else { Err(checker.violations) }
 }
@@ -212,12 +220,22 @@ struct Checker {
     violations: Vec<HierarchyViolation>,
     /// The forks being visited, innermost last.
     forks: Vec<ForkFrame>,
+    /// Bumped whenever the stack changes (a scope opened, closed or ended) and whenever the
+    /// walk moves to another statement: an expression checked under one generation would
+    /// give the same violations again under it.
+    generation: u64,
+    /// Shared expression nodes already checked, with the generation they were checked
+    /// under, so that the expressions of a statement are checked in time linear in their
+    /// DAG (the pass shares each traced load's arguments between the load and its event,
+    /// doubling the printed size per nested load). A node shared by several statements is
+    /// checked in each, so that each occurrence of a misplaced event is reported.
+    checked: AddressSet<(*const ExprNode, u64)>,
 }
 
 /// An expression as printed at statement level (without the outer parentheses that a
 /// stand-alone expression gets).
 fn bare(e: &Expr) -> String {
-    let text = e.to_string();
+    let text = expr_text(e);
     match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
         // Only strip when the two parentheses match each other.
         Some(inner) if balanced(inner) => inner.to_owned(),
@@ -264,9 +282,13 @@ impl Checker {
     }
 
     fn site(&self) -> String {
-        let Some(s) = self.sites.last() else { return String::new() };
-        let text = loopir::stmt_to_string(s);
-        shorten(text.lines().next().unwrap_or_default().trim().to_owned())
+        self.sites.last().map(stmt_head).unwrap_or_default()
+    }
+
+    /// Reports a violation by the event `ev` (described only now: describing every event
+    /// checked would print its coordinates).
+    fn report_event(&mut self, ev: &DecodedEvent, kind: ViolationKind) {
+        self.report(describe(ev), expr_text(&ev.parent), kind);
     }
 
     fn report(&mut self, event: String, parent: String, kind: ViolationKind) {
@@ -290,14 +312,12 @@ impl Checker {
     /// bound to, if it is the value of a `.trace_id` LetStmt.
     fn check(&mut self, ev: &DecodedEvent, bound_to: Option<&Name>) {
         use TraceEventCode as C;
-        let what = describe(ev);
-        let parent = ev.parent.to_string();
         if ev.event.is_begin() && bound_to.is_none() {
-            self.report(what.clone(), parent.clone(), ViolationKind::UnboundBegin);
+            self.report_event(ev, ViolationKind::UnboundBegin);
         }
         if ev.event == C::BeginPipeline {
             if ev.parent.as_int() != Some(0) {
-                self.report(what, parent, ViolationKind::PipelineHasParent);
+                self.report_event(ev, ViolationKind::PipelineHasParent);
             }
             return;
         }
@@ -312,12 +332,12 @@ impl Checker {
                 _ => false,
             };
             if ended_already {
-                return self.report(what, parent, ViolationKind::ExtraEnd);
+                return self.report_event(ev, ViolationKind::ExtraEnd);
             }
         }
         let idx = match self.resolve(&ev.parent) {
             Ok(i) => i,
-            Err(kind) => return self.report(what, parent, kind),
+            Err(kind) => return self.report_event(ev, kind),
         };
         let target = &self.stack[idx];
         if target.kind == ScopeKind::Opaque {
@@ -332,7 +352,7 @@ impl Checker {
                 let parent_scope = target.label.clone();
                 let s = &self.stack[idx + 1 + i];
                 let innermost = format!("{} (`{}`)", s.label, s.var);
-                self.report(what, parent, ViolationKind::NotInnermost { parent_scope, innermost });
+                self.report_event(ev, ViolationKind::NotInnermost { parent_scope, innermost });
             }
             return;
         }
@@ -344,7 +364,7 @@ impl Checker {
             C::Tag => {
                 if target.kind != ScopeKind::Event(C::BeginPipeline) {
                     let parent_scope = target.label.clone();
-                    self.report(what, parent, ViolationKind::TagNotUnderPipeline { parent_scope });
+                    self.report_event(ev, ViolationKind::TagNotUnderPipeline { parent_scope });
                 }
             }
             C::EndRealization | C::EndProduce | C::EndConsume | C::EndPipeline | C::EndParallelTask => {
@@ -352,7 +372,7 @@ impl Checker {
                     && target.func == ev.func;
                 if !matching {
                     let parent_scope = target.label.clone();
-                    return self.report(what, parent, ViolationKind::UnmatchedEnd { parent_scope });
+                    return self.report_event(ev, ViolationKind::UnmatchedEnd { parent_scope });
                 }
                 // A scope bound to 0 has no end event of its own; at top level (an output's)
                 // text-derived IR extends it over the end_pipeline event.
@@ -360,19 +380,16 @@ impl Checker {
                 if let Some(inner) = inner_event.filter(|&i| i != idx) {
                     let parent_scope = target.label.clone();
                     let innermost = describe_scope(&self.stack[inner]);
-                    self.report(
-                        what.clone(),
-                        parent.clone(),
-                        ViolationKind::EndNotInnermost { parent_scope, innermost },
-                    );
+                    self.report_event(ev, ViolationKind::EndNotInnermost { parent_scope, innermost });
                 }
                 self.stack[idx].ended = true;
+                self.generation += 1;
             }
             _ => {
                 if idx != innermost {
                     let parent_scope = target.label.clone();
                     let innermost = describe_scope(&self.stack[innermost]);
-                    self.report(what, parent, ViolationKind::NotInnermost { parent_scope, innermost });
+                    self.report_event(ev, ViolationKind::NotInnermost { parent_scope, innermost });
                 }
             }
         }
@@ -419,7 +436,7 @@ impl Checker {
                 scope.func = ev.func;
             }
             Err(why) => {
-                self.report(shorten(value.to_string()), var.to_string(), ViolationKind::Malformed(why));
+                self.report(expr_text(value), var.to_string(), ViolationKind::Malformed(why));
                 walk_expr(self, event);
             }
             _ if value.as_int() == Some(0) => {
@@ -441,10 +458,12 @@ impl Checker {
             }
         }
         self.stack.push(scope);
+        self.generation += 1;
     }
 
     fn close(&mut self) {
         let Some(scope) = self.stack.pop() else { return };
+        self.generation += 1;
         if scope.opens_fork_task
             && scope.kind == ScopeKind::Event(TraceEventCode::BeginRealization)
             && let Some(frame) = self.forks.last_mut()
@@ -471,19 +490,24 @@ impl Checker {
 
 impl Visitor for Checker {
     fn visit_expr(&mut self, e: &Expr) {
+        if e.is_shared() && !e.is_leaf() && !self.checked.insert((e.as_ptr(), self.generation)) {
+            return;
+        }
         // The arguments are evaluated before the event happens.
         walk_expr(self, e);
         match decode_event(e) {
             Ok(Some(ev)) => self.check(&ev, None),
             Ok(None) => {}
-            Err(why) => self.report(shorten(e.to_string()), String::new(), ViolationKind::Malformed(why)),
+            Err(why) => self.report(expr_text(e), String::new(), ViolationKind::Malformed(why)),
         }
     }
 
     fn visit_stmt(&mut self, s: &Stmt) {
         self.sites.push(s.clone());
+        self.generation += 1;
         self.visit_stmt_here(s);
         self.sites.pop();
+        self.generation += 1;
     }
 }
 
@@ -525,6 +549,7 @@ impl Checker {
         while let StmtKind::LetStmt { name, value, body } = cur.kind() {
             if let Some(site) = self.sites.last_mut() {
                 *site = cur.clone();
+                self.generation += 1;
             }
             if !is_trace_id_name(name) {
                 self.visit_expr(value);
