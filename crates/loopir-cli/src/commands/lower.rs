@@ -280,9 +280,7 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     // The trace pass tells Func calls from image loads by their call kinds, which only its
     // env can give the parser (untyped, an image's loads would silently go untraced).
     let parse_env = match envs.iter().find(|(name, _)| *name == "trace") {
-        Some((_, f)) => {
-            TraceEnv::from_json(&f.text).in_file(f.path.display())?.parse_env()
-        }
+        Some((_, f)) => TraceEnv::from_json(&f.text).in_file(f.path.display())?.parse_env(),
         None => ParseEnv::default(),
     };
     let t0 = Instant::now();
