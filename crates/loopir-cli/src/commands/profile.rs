@@ -1,13 +1,16 @@
-//! `loopir profile`: the inject-profiling pass on a `.stmt` file.
+//! `loopir profile`: the inject-profiling pass on a `.stmt` file, in either dialect; on a
+//! module file, on its pipeline's function.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use loopir::{ParseEnv, stmt_to_string};
+use loopir::dialect::Dialect;
+use loopir::{ParseEnv, StmtFile};
 use loopir_profiling::{Feature, FuncEnv, ProfileOptions, inject_profiling};
 
-use super::{parse, read_env, read_input};
+use super::fmt::{ReadArgs, read_stmt_file, write_stmt_file};
+use super::{read_env, read_input};
 use crate::error::{CliError, InFile};
 use crate::streams::{eprint, print};
 
@@ -20,7 +23,8 @@ pub struct ProfileArgs {
     /// produce/consume name is taken for a profiled Func.
     #[arg(long)]
     env: Option<PathBuf>,
-    /// The pipeline name (default: the env's `pipeline`).
+    /// The pipeline name (default: the env's `pipeline`, else the name of a module file's
+    /// pipeline function).
     #[arg(long)]
     pipeline: Option<String>,
     /// Print the entry table as the profiler report's tree instead of the statement.
@@ -44,6 +48,11 @@ pub struct ProfileArgs {
     /// nanoseconds on standard error.
     #[arg(long)]
     timings: bool,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Write the output in this dialect (`reference` or `21`; default: the input's).
+    #[arg(long, value_name = "DIALECT")]
+    to: Option<Dialect>,
 }
 
 /// Runs `loopir profile`.
@@ -52,16 +61,30 @@ pub fn run(args: &ProfileArgs) -> Result<(), CliError> {
     let env = read_env(args.env.as_deref(), FuncEnv::from_json)?;
 
     let t0 = Instant::now();
-    let stmt = parse(&input, &ParseEnv::default())?;
+    let parsed = read_stmt_file(&input, &ParseEnv::default(), &args.read)?;
     let parse_ns = t0.elapsed().as_nanos();
+    let mut file = parsed.value;
 
+    // A module is profiled in its pipeline's function, which names the pipeline.
+    let (stmt, module_pipeline) = match &file {
+        StmtFile::Stmt(s) => (s.clone(), None),
+        StmtFile::Module(m) => {
+            let f = m.pipeline().ok_or_else(|| {
+                CliError::input(format!("{}: the module has no pipeline function to profile", input.name))
+            })?;
+            (f.body.clone(), Some(f.name.clone()))
+        }
+    };
     let env = env.unwrap_or_else(|| FuncEnv::infer_from_stmt(&stmt));
     let pipeline = args
         .pipeline
         .as_deref()
         .or(env.pipeline_name())
+        .or(module_pipeline.as_deref())
         .ok_or_else(|| {
-            CliError::input("no pipeline name: pass --pipeline NAME or an --env that names the pipeline")
+            CliError::input(
+                "no pipeline name: pass --pipeline NAME, an --env that names the pipeline, or a module file",
+            )
         })?
         .to_owned();
 
@@ -78,20 +101,29 @@ pub fn run(args: &ProfileArgs) -> Result<(), CliError> {
     let profiled = profiled.ok_or_else(|| CliError::input("--repeat 0: the pass did not run"))?;
 
     let t1 = Instant::now();
-    let text = if args.entries && args.keys {
-        profiled.entries.render_tree_with_keys()
+    let text: Vec<u8> = if args.entries && args.keys {
+        profiled.entries.render_tree_with_keys().into_bytes()
     } else if args.entries {
-        profiled.entries.render_tree()
+        profiled.entries.render_tree().into_bytes()
     } else if args.json {
         let mut j = profiled.entries.to_json();
         j.push('\n');
-        j
+        j.into_bytes()
     } else {
-        stmt_to_string(&profiled.stmt)
+        match &mut file {
+            StmtFile::Stmt(s) => *s = profiled.stmt,
+            StmtFile::Module(m) => {
+                if let Some(i) = m.pipeline_index() {
+                    m.functions[i].body = profiled.stmt;
+                }
+            }
+        }
+        // A module's buffers are bytes, not text.
+        write_stmt_file(&file, args.to.unwrap_or(parsed.dialect), false, &input.name)?
     };
     let print_ns = t1.elapsed().as_nanos();
 
-    print(text.as_bytes())?;
+    print(&text)?;
     if args.timings {
         pass_times.sort_unstable();
         let median = pass_times[pass_times.len() / 2];
