@@ -1,5 +1,5 @@
 #![allow(missing_docs)] // criterion_group!/criterion_main! generate undocumented items
-//! Criterion benches for the scaling workloads of spec §3.5. Each group uses N as the
+//! Criterion benches for the scaling workloads of `docs/reference/bounds.md` §3.5. Each group uses N as the
 //! `BenchmarkId`, so the report plots time against N directly; doubling N should at most
 //! (about) double the time.
 //!

@@ -1,4 +1,4 @@
-//! Prints wall times of the §3.5 workloads for doubling N (a quick scaling check that
+//! Prints wall times of the `docs/reference/bounds.md` §3.5 workloads for doubling N (a quick scaling check that
 //! needs no criterion run): `cargo run --release -p loopir-bounds --example scaling`;
 //! an argument picks the workloads whose name contains it (`... --example scaling -- B6`),
 //! a second one runs only that size, once (`-- B6 512`, for `perf` or `valgrind`), and a
@@ -8,7 +8,7 @@
 //! keeps its fastest run, so that a change in the machine's load between sizes does not
 //! show up as a ratio.
 //!
-//! `SCALING_OUTPUT=1` times nothing and prints, per size, what spec §3.5 asks to report
+//! `SCALING_OUTPUT=1` times nothing and prints, per size, what `docs/reference/bounds.md` §3.5 asks to report
 //! besides the time: the input's DAG nodes, the output's DAG nodes and the length of the
 //! printed output (CSE'd ends as `loopir bounds` prints them; the statement as Halide
 //! prints it), with the output's growth per doubling of the input.

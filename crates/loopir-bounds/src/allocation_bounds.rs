@@ -1,4 +1,4 @@
-//! Allocation bounds inference, text-only (spec §2.2, §2.4): defines the
+//! Allocation bounds inference, text-only (`docs/reference/bounds.md` §2.2, §2.4): defines the
 //! `<f>.<d>.min_realized`, `.max_realized` and `.extent_realized` symbols of every
 //! `realize f(...)` from the region the realize body touches.
 //!

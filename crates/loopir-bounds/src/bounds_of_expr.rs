@@ -1,5 +1,5 @@
 //! `bounds_of_expr_in_scope`: an interval containing every value of an expression
-//! (spec §1.5).
+//! (`docs/reference/bounds.md` §1.5).
 //!
 //! Variables bound in the scope *vary* over their intervals and are eliminated; other
 //! variables are *symbols* and may appear in the result. Each node's rule combines the
@@ -30,7 +30,7 @@ use loopir_simplify::simplify::Simplifier;
 pub use crate::func_value_bounds::FuncValueBounds;
 
 /// The bounds of `ty` used by the analysis: finite only for integer types of at most 16
-/// bits (spec §0.2); the element type's for vectors.
+/// bits (`docs/reference/bounds.md` §0.2); the element type's for vectors.
 pub fn type_bounds(ty: Type) -> Interval {
     let elem = ty.element_of();
     if (elem.is_int() || elem.is_uint()) && elem.bits() <= 16 {
@@ -44,7 +44,7 @@ pub fn type_bounds(ty: Type) -> Interval {
 }
 
 /// An interval containing every lane of every value of `e` when the variables of `scope`
-/// range over their intervals (spec §1.5). Finite ends have `e`'s scalar element type; an
+/// range over their intervals (`docs/reference/bounds.md` §1.5). Finite ends have `e`'s scalar element type; an
 /// end whose constant folding meets a signed-integer overflow is widened to infinity.
 /// With `const_bound`, every end is a numeric constant or infinite.
 ///
@@ -1223,7 +1223,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 }
             }
             I::ShiftLeft if overflow::no_overflow_int(elem) => {
-                // Halide's rule (overflow is undefined, §1.5.11): the lower end uses the
+                // Halide's rule (overflow is undefined, `docs/reference/bounds.md` §1.5.11): the lower end uses the
                 // smallest shift when it is proved to be a valid left or right shift, a
                 // negative `a.lo` the largest shift, a non-negative `a.lo` gives 0; the
                 // upper end only uses `b.hi` when it is proved to be a valid shift.
@@ -1453,7 +1453,7 @@ fn scalarize(e: &Expr, points: Vec<Expr>) -> Expr {
     if rebuilt.ty() == scalar_ty { rebuilt } else { Expr::from_node_unchecked(scalar_ty, kind_clone) }
 }
 
-/// Whether constant-folding `e` meets an overflow (spec §1.5, crate rule 4): every
+/// Whether constant-folding `e` meets an overflow (`docs/reference/bounds.md` §1.5, crate rule 4): every
 /// subexpression whose operands are constants (after folding) is folded by the
 /// simplifier, bottom-up over the DAG, and an overflow marker anywhere answers yes.
 /// Only constants are folded, not the whole end: full simplification would also

@@ -1,5 +1,5 @@
 //! Boxes: one interval per dimension of a Func or buffer, with an optional condition
-//! under which the region is touched (spec §1.6), and their algebra.
+//! under which the region is touched (`docs/reference/bounds.md` §1.6), and their algebra.
 
 use loopir::constant;
 use loopir::equality;
@@ -84,7 +84,7 @@ fn is_negation_of(a: &Expr, b: &Expr) -> bool {
 }
 
 /// Merges `b` into `a` (the smallest region containing both, under the union of their
-/// conditions; spec §1.6). Ends that are the very same node in both boxes are kept as
+/// conditions; `docs/reference/bounds.md` §1.6). Ends that are the very same node in both boxes are kept as
 /// they are; every other end that takes part is simplified.
 pub fn merge_boxes(ctx: &Ctx, a: &mut Region, b: &Region) -> Result<(), BoundsError> {
     let _hashes = ctx.hash_scope();
@@ -168,7 +168,7 @@ pub fn union(ctx: &Ctx, a: &Region, b: &Region) -> Result<Region, BoundsError> {
     Ok(r)
 }
 
-/// The region inside both (spec §1.6): per dimension `[max(a.lo, b.lo), min(a.hi,
+/// The region inside both (`docs/reference/bounds.md` §1.6): per dimension `[max(a.lo, b.lo), min(a.hi,
 /// b.hi)]` (infinity-aware), simplified; the condition is the conjunction of those
 /// present.
 pub fn box_intersection(ctx: &Ctx, a: &Region, b: &Region) -> Result<Region, BoundsError> {
@@ -217,7 +217,7 @@ pub fn boxes_overlap(ctx: &Ctx, a: &Region, b: &Region) -> bool {
     !can_prove(ctx, &make::not(cond), &Scope::new())
 }
 
-/// Whether `outer` provably contains `inner` (spec §1.6).
+/// Whether `outer` provably contains `inner` (`docs/reference/bounds.md` §1.6).
 pub fn box_contains(ctx: &Ctx, outer: &Region, inner: &Region) -> bool {
     if inner.dims() > outer.dims() || inner.dims() != outer.dims() {
         return false;

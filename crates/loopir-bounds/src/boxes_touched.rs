@@ -1,5 +1,5 @@
 //! `boxes_required`, `boxes_provided`, `boxes_touched`: the regions of every Func and
-//! image that an expression or statement reads, writes, or both (spec §1.7).
+//! image that an expression or statement reads, writes, or both (`docs/reference/bounds.md` §1.7).
 //!
 //! # What is collected
 //!
@@ -895,7 +895,7 @@ impl Walker<'_, '_> {
         r
     }
 
-    /// Halide's condition rule (spec §1.7, `compat_conditions`): for every occurrence of a
+    /// Halide's condition rule (`docs/reference/bounds.md` §1.7, `compat_conditions`): for every occurrence of a
     /// varying variable in the original condition, in order, solve the (simplified,
     /// outer-tag-stripped) condition for it; each solved variable is restricted and every
     /// LetStmt depending on it, transitively, is rebound to two fresh names. On the way

@@ -1,4 +1,4 @@
-//! Func value bounds read from the text (spec §2.3.3, last row): the range of values
+//! Func value bounds read from the text (`docs/reference/bounds.md` §2.3.3, last row): the range of values
 //! each Func can produce, used when a Func's value indexes another Func.
 //!
 //! For a Func with exactly one stage (every Provide to it sits in loops of stage `s0`, or

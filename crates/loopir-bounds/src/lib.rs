@@ -57,3 +57,8 @@ pub use boxes_touched::{
     BoxMap, Node, box_provided, box_required, box_touched, boxes_provided, boxes_required, boxes_touched,
 };
 pub use error::BoundsError;
+
+/// The guide `docs/bounds.md`: compiled here so that its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/bounds.md")]
+pub struct BoundsGuide;

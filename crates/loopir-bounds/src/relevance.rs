@@ -1,5 +1,5 @@
 //! What a single-Func walk sees of a statement: the reference's filter before
-//! `boxes_touched` for one Func (spec §1.7; `Filter` in Halide's Bounds.cpp).
+//! `boxes_touched` for one Func (`docs/reference/bounds.md` §1.7; `Filter` in Halide's Bounds.cpp).
 //!
 //! Before the reference computes the box one Func touches, provides or requires in a
 //! statement, it replaces by a no-op (`0`) every statement that is not relevant to the

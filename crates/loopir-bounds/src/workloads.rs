@@ -1,4 +1,4 @@
-//! Generators of the scaling workloads of spec §3.5 and §4.7, shared by the complexity
+//! Generators of the scaling workloads of `docs/reference/bounds.md` §3.5 and §4.7, shared by the complexity
 //! guards (tests) and the criterion benches. Each returns the IR and, where the workload
 //! needs one, the scope to analyse it in.
 
@@ -48,7 +48,7 @@ pub fn let_chain_expr(n: usize) -> Expr {
     chain(n, first, |t| make::sub(make::max(t.clone(), make::add(t.clone(), Expr::i32(3))), t.clone()))
 }
 
-/// The §4.7 let chain `t_k = (t_{k-1}*t_{k-1}) + t_{k-1}`.
+/// The `docs/reference/bounds.md` §4.7 let chain `t_k = (t_{k-1}*t_{k-1}) + t_{k-1}`.
 pub fn square_let_chain(n: usize) -> Expr {
     let first = make::add(make::mul(x(), x()), x());
     chain(n, first, |t| make::add(make::mul(t.clone(), t.clone()), t.clone()))
@@ -158,7 +158,7 @@ fn serial(name: &str, min: Expr, max: Expr, body: Stmt) -> Stmt {
 
 /// B2b: [`let_chain_stmt`] with ten parameters `p0`..`p9` added to every value, so that
 /// each let's bounds mention at least ten variables and are named with fresh `t` names
-/// rather than substituted (spec §3.3 (a)).
+/// rather than substituted (`docs/reference/bounds.md` §3.3 (a)).
 pub fn let_chain_stmt_wide(n: usize) -> Stmt {
     let params = (0..10).fold(Expr::i32(0), |acc, i| make::add(acc, Expr::var_i32(format!("p{i}").as_str())));
     // Not `t<k>`: the analysis draws `t` names of its own here.
@@ -360,7 +360,7 @@ fn produce_2d(f: &str, value: &dyn Fn(&str, &str) -> String) -> String {
 }
 
 /// The chain's stage `i` at `(x, y)`: `f0(x, y) = float32(x + y)`,
-/// `f_i(x, y) = f_{i-1}(x, y)*0.5 + f_{i-1}(x + 1, y)` (spec §3.5 `chain(n)`).
+/// `f_i(x, y) = f_{i-1}(x, y)*0.5 + f_{i-1}(x + 1, y)` (`docs/reference/bounds.md` §3.5 `chain(n)`).
 fn chain_value(i: usize, x: &str, y: &str) -> String {
     if i == 0 {
         format!("float32({x} + {y})")

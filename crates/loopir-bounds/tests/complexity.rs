@@ -1,4 +1,4 @@
-//! Complexity guards (spec §4.7): output sizes and work counters, never wall times, so
+//! Complexity guards (`docs/reference/bounds.md` §4.7): output sizes and work counters, never wall times, so
 //! they are stable on a shared machine. Each doubles N and checks that sizes at most
 //! (about) double, plus an absolute budget.
 

@@ -1,4 +1,4 @@
-//! Snapshot fixtures of spec §4 (`fixtures/bounds/`): expression scenarios from
+//! Snapshot fixtures of `docs/reference/bounds.md` §4 (`fixtures/bounds/`): expression scenarios from
 //! `exprs.txt` and statement scenarios from `boxes/*.stmt`. Each fixture says in its
 //! leading `#` lines what it pins and declares what the text cannot (Funcs, images, the
 //! scope); the snapshots live in `fixtures/bounds/snapshots/`.

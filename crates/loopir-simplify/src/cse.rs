@@ -1,5 +1,5 @@
 //! Let-introducing common-subexpression elimination, for printing results whose DAG is
-//! small but whose tree is large (spec §3.1: "the printer must always CSE").
+//! small but whose tree is large (`docs/reference/bounds.md` §3.1: "the printer must always CSE").
 //!
 //! The reference's algorithm (see [`cse`]): lets are inlined, structurally equal nodes
 //! merged (hash-consing), and every node worth a let that is used more than once is

@@ -17,12 +17,12 @@ use rustc_hash::FxHashMap;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Halide's float-modulo rule `[0, max(b.hi, -b.lo)]` instead of the sound
-    /// `[min(0, b.lo), max(0, b.hi)]` (spec §1.5.6).
+    /// `[min(0, b.lo), max(0, b.hi)]` (`docs/reference/bounds.md` §1.5.6).
     pub compat_float_mod: bool,
     /// Replace overflow markers in `boxes_touched` results by zero, as Halide does, instead
-    /// of widening the affected ends to infinity (spec §1.5.12).
+    /// of widening the affected ends to infinity (`docs/reference/bounds.md` §1.5.12).
     pub compat_purify: bool,
-    /// Halide's handling of varying `if` conditions in the box walker (spec §1.7): the
+    /// Halide's handling of varying `if` conditions in the box walker (`docs/reference/bounds.md` §1.7): the
     /// condition is not split at `&&`, only an outer `likely` tag is stripped, and every
     /// LetStmt that depends on a tightened variable is rebound to two fresh `t` names
     /// (drawn in Halide's order) whose definitions wrap the box ends on the way out,

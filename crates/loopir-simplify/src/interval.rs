@@ -1,4 +1,4 @@
-//! Symbolic intervals `[lo, hi]` whose ends are expressions or infinities (spec §1.1).
+//! Symbolic intervals `[lo, hi]` whose ends are expressions or infinities (`docs/reference/bounds.md` §1.1).
 
 use loopir::constant;
 use loopir::equality;
@@ -239,7 +239,7 @@ fn as_minmax(e: &Expr, op: BinOp) -> Option<(&Expr, &Expr)> {
     }
 }
 
-/// `op` (Min or Max) of two finite expressions with the peepholes of spec §1.1: equal
+/// `op` (Min or Max) of two finite expressions with the peepholes of `docs/reference/bounds.md` §1.1: equal
 /// operands, constant folding, constants floated to the right and outward, and absorption
 /// of an operand already inside a nested min/max. Looks at most two levels deep.
 pub fn make_min_max_expr(op: BinOp, a: &Expr, b: &Expr) -> Expr {
@@ -283,7 +283,7 @@ pub fn make_min_max_expr(op: BinOp, a: &Expr, b: &Expr) -> Expr {
     make::binary(op, a.clone(), b.clone())
 }
 
-/// An eagerly simplified maximum that understands infinities (spec §1.1).
+/// An eagerly simplified maximum that understands infinities (`docs/reference/bounds.md` §1.1).
 pub fn make_max(a: &Bound, b: &Bound) -> Bound {
     match (a, b) {
         (Bound::PosInf, _) | (_, Bound::PosInf) => Bound::PosInf,
@@ -292,7 +292,7 @@ pub fn make_max(a: &Bound, b: &Bound) -> Bound {
     }
 }
 
-/// An eagerly simplified minimum that understands infinities (spec §1.1).
+/// An eagerly simplified minimum that understands infinities (`docs/reference/bounds.md` §1.1).
 pub fn make_min(a: &Bound, b: &Bound) -> Bound {
     match (a, b) {
         (Bound::NegInf, _) | (_, Bound::NegInf) => Bound::NegInf,
@@ -301,7 +301,7 @@ pub fn make_min(a: &Bound, b: &Bound) -> Bound {
     }
 }
 
-/// An upper bound on `i.hi - i.lo` (spec §1.8), peeling a common right operand off
+/// An upper bound on `i.hi - i.lo` (`docs/reference/bounds.md` §1.8), peeling a common right operand off
 /// matching pairs of ends: `(a + c) - (b + c) = a - b` (likewise for `-`), and since min
 /// and max change by at most as much as their operand, `min(a, c) - min(b, c) <=
 /// max(a - b, 0)` (likewise for max). Otherwise the plain difference. None when the

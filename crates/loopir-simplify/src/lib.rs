@@ -45,3 +45,8 @@ pub use interval::{Bound, Interval, make_max, make_min, span_of_bounds};
 pub use scope::{Scope, ScopedBinding, Token};
 pub use simplify::prove;
 pub use simplify::{can_prove, prove_equal, simplify, simplify_expr, simplify_interval};
+
+/// The guide `docs/simplify.md`: compiled here so that its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/simplify.md")]
+pub struct SimplifyGuide;

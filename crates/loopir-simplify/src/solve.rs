@@ -1,5 +1,5 @@
 //! A solver that moves every occurrence of one variable as far left and as far outward
-//! as it can (Halide's `solve_expression`, spec §1.7): `(x + (a - b)) >= a` solved for
+//! as it can (Halide's `solve_expression`, `docs/reference/bounds.md` §1.7): `(x + (a - b)) >= a` solved for
 //! `x` becomes `x >= (a - (a - b))`. The result is not simplified; `fully_solved` says
 //! whether every rewrite that was needed succeeded. Lets are substituted as they are
 //! met. Used by `boxes_touched` (Halide-compatible mode) to restrict the variables of a

@@ -58,6 +58,11 @@ pub use stmt::{
 pub use types::{CType, Type, TypeCode};
 pub use visit::Visitor;
 
+/// The guide `docs/ir.md`: compiled here so that its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/ir.md")]
+pub struct IrGuide;
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -1,4 +1,4 @@
-//! Extern stages (spec §2.1.8): the bounds-query protocol of an extern Func without a proxy
+//! Extern stages (`docs/reference/bounds.md` §2.1.8): the bounds-query protocol of an extern Func without a proxy
 //! expression, from its description in the bounds env.
 
 use loopir::parse::{parse_expr, parse_stmt};
@@ -132,7 +132,7 @@ fn query_buffer(ctx: &Ctx, shape: &[(String, String)], ty: Type) -> Result<Expr,
 }
 
 /// Wraps `body` in one query block of the extern stage `func.s<stage>` with pure arguments
-/// `args` (§2.1.8): the query-buffer lets (outputs outermost), the call and its check.
+/// `args` (`docs/reference/bounds.md` §2.1.8): the query-buffer lets (outputs outermost), the call and its check.
 pub(super) fn query_block(
     ctx: &Ctx,
     def: &ExternDef,

@@ -1,14 +1,14 @@
-//! Computation bounds inference, text-only (spec §2.1, §2.3).
+//! Computation bounds inference, text-only (`docs/reference/bounds.md` §2.1, §2.3).
 //!
 //! **Assumes** the IR as ScheduleFunctions leaves it (corpus stage 00–03): loop nests
 //! that refer to free `<f>.s<k>.<d>.min` / `.max` symbols, one `produce f` block per
-//! non-inlined Func, a realize node per non-output Func, and a bounds env (§2.3.2) that
+//! non-inlined Func, a realize node per non-output Func, and a bounds env (`docs/reference/bounds.md` §2.3.2) that
 //! supplies what the text cannot: realization order, RVar ranges, explicit bounds, output
 //! constraints, extern definitions and value types.
 //!
 //! **Guarantees**: defines every `<f>.s<k>.<d>.min` / `.max` symbol (and RVar, extern-query
 //! and explicit-bound symbols) at each loop level where Halide's BoundsInference would
-//! (§2.1.4), in Halide's order (§2.1.6). The stage list has one stage per definition
+//! (`docs/reference/bounds.md` §2.1.4), in Halide's order (`docs/reference/bounds.md` §2.1.6). The stage list has one stage per definition
 //! (`stages`: pure definition, then each update with its left-hand side, RDom predicates
 //! and RVars); each stage's required region is the merge of its consumers' boxes, computed
 //! once from each consumer's Provide in its stage-qualified variables, and, for outputs, the
@@ -17,11 +17,11 @@
 //! (`compute_with`, read from the text); a single stage's box is taken over the loop body
 //! cut down to the statements relevant to its Func, as the reference cuts it (so that the
 //! fresh names drawn are the reference's). Extern stages run the bounds-query protocol of
-//! §2.1.8 (`extern_stage`).
+//! `docs/reference/bounds.md` §2.1.8 (`extern_stage`).
 //!
 //! Specializations are read from the if/else tree inside a produce block: the default's
 //! (condition, expression) pairs first, then the specializations' from the last to the
-//! first, under simplified conditions, collapsing when all values are equal (§2.1.2). The
+//! first, under simplified conditions, collapsing when all values are equal (`docs/reference/bounds.md` §2.1.2). The
 //! branch of `specialize_fail` (an assertion) and the default take the values of the
 //! branch beside them. A Provide outside every loop of its Func takes its stage from text
 //! order within its produce block.
@@ -369,7 +369,7 @@ impl Walk<'_> {
         Ok(new_body)
     }
 
-    /// Wraps `body` in the definitions of stage `s` at this level (§2.1.5).
+    /// Wraps `body` in the definitions of stage `s` at this level (`docs/reference/bounds.md` §2.1.5).
     fn define_bounds(
         &self,
         s: usize,
@@ -469,7 +469,7 @@ impl Walk<'_> {
 }
 
 impl Walk<'_> {
-    /// The bounds query of an extern stage (§2.1.8), wrapping `body`.
+    /// The bounds query of an extern stage (`docs/reference/bounds.md` §2.1.8), wrapping `body`.
     fn extern_query(
         &self,
         stage: &Stage,
@@ -540,7 +540,7 @@ impl Walk<'_> {
         group
     }
 
-    /// The explicit-bound lets of `stage` at loop `loop_name` (§2.1.5 step 4), each bound
+    /// The explicit-bound lets of `stage` at loop `loop_name` (`docs/reference/bounds.md` §2.1.5 step 4), each bound
     /// wrapping the previous.
     fn explicit_bounds(&self, stage: &Stage, loop_name: Option<&Name>, body: Stmt) -> Stmt {
         let prefix = stage.prefix();
@@ -854,7 +854,7 @@ mod tests {
 
     #[test]
     fn align_bounds_forms() {
-        // With a remainder: the unsimplified rounding of §2.1.5 step 4.
+        // With a remainder: the unsimplified rounding of `docs/reference/bounds.md` §2.1.5 step 4.
         let env =
             env_with_f(r#"{"args": ["x"], "bounds": [{"var": "x", "modulus": "4", "remainder": "1"}]}"#);
         let out = run_with(&env, &pipeline("f(g.s0.x)")).unwrap_or_else(|e| panic!("{e}"));

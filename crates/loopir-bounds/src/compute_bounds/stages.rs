@@ -1,5 +1,5 @@
-//! The stage list read from the text (spec §2.3.3, §2.3.4) and the consumer analysis
-//! (§2.1.3).
+//! The stage list read from the text (`docs/reference/bounds.md` §2.3.3, §2.3.4) and the consumer analysis
+//! (`docs/reference/bounds.md` §2.1.3).
 
 use loopir::constant;
 use loopir::equality;
@@ -34,9 +34,9 @@ pub(super) struct Stage {
     pub args: Vec<String>,
     /// Reduction variables of an update stage, in name order.
     pub rvars: Vec<RVar>,
-    /// The stage's (condition, expression) pairs whose call sites must be covered (§2.1.2).
+    /// The stage's (condition, expression) pairs whose call sites must be covered (`docs/reference/bounds.md` §2.1.2).
     pub exprs: Vec<(Expr, Expr)>,
-    /// Per dimension: the argument is the pure variable in every update (§2.1.5 step 2).
+    /// Per dimension: the argument is the pure variable in every update (`docs/reference/bounds.md` §2.1.5 step 2).
     pub always_pure: Vec<bool>,
     /// Boxes required of this stage, keyed by (consumer Func, consumer stage). A
     /// consumer's box is shared by all the stages of the producing Func (an update stage
@@ -76,10 +76,10 @@ struct ProvideFact {
     resolved: Vec<Option<Expr>>,
     values: Vec<Expr>,
     /// Enclosing else-less ifs inside the produce block whose condition is not `likely`,
-    /// outermost first (RDom predicates, §2.3.3).
+    /// outermost first (RDom predicates, `docs/reference/bounds.md` §2.3.3).
     conds: Vec<Expr>,
     /// Enclosing if/else branches inside the produce block, outermost first
-    /// (specializations, §2.3.3).
+    /// (specializations, `docs/reference/bounds.md` §2.3.3).
     spec: Vec<(Expr, bool)>,
 }
 
@@ -100,7 +100,7 @@ fn cond_vec(list: &Option<Rc<CondList>>) -> Vec<Expr> {
     out
 }
 
-/// What the text says about the Funcs (§2.3.3).
+/// What the text says about the Funcs (`docs/reference/bounds.md` §2.3.3).
 #[derive(Default)]
 pub(super) struct Facts {
     pub produced: FxHashSet<String>,
@@ -404,7 +404,7 @@ impl Facts {
 }
 
 /// `select(c, t, f)` with a pure condition becomes `if_then_else(c, t, f)`, so that the
-/// untaken side need not be covered (§2.1.2).
+/// untaken side need not be covered (`docs/reference/bounds.md` §2.1.2).
 fn selects_to_if_then_else(e: &Expr) -> Expr {
     let inner = e.map_children(selects_to_if_then_else);
     match inner.kind() {
@@ -438,7 +438,7 @@ fn replace_exprs(e: &Expr, replacements: &[(Expr, Expr)]) -> Expr {
 }
 
 /// The left-hand-side expressions (updates only) and the values of one definition, with
-/// its RDom predicates wrapped around each (first predicate innermost, §2.3.4).
+/// its RDom predicates wrapped around each (first predicate innermost, `docs/reference/bounds.md` §2.3.4).
 fn definition_exprs(
     f: &str,
     k: usize,
@@ -490,7 +490,7 @@ type CondValue = (Expr, Expr);
 /// and its left-hand-side and value expressions.
 type Piece<'a> = (&'a [(Expr, bool)], [Vec<Expr>; 2]);
 
-/// Combines the definitions of one stage's specialization tree (§2.1.2): `pieces` are the
+/// Combines the definitions of one stage's specialization tree (`docs/reference/bounds.md` §2.1.2): `pieces` are the
 /// definitions with their if/else paths; `if (c) A else B` is specialization `c` with
 /// definition `A`, `B` holding the later specializations and the default. The default's
 /// pairs come first, then the specializations' from the last to the first; conditions are
@@ -595,7 +595,7 @@ fn provide_stages(f: &str, provides: &[ProvideFact], stage_count: usize) -> Resu
     Ok(out)
 }
 
-/// Builds the stage list in realization order (§2.3.3, §2.3.4).
+/// Builds the stage list in realization order (`docs/reference/bounds.md` §2.3.3, §2.3.4).
 pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>, BoundsError> {
     let mut stages = Vec::new();
     for f in &env.order {
@@ -627,7 +627,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
         if is_extern {
             // An extern stage: no Provide. With a proxy, the proxy is its one value (the
             // reference reads it instead of querying); without, its consumer boxes come
-            // from the query (§2.1.3).
+            // from the query (`docs/reference/bounds.md` §2.1.3).
             if !provides.is_empty() || last > 0 {
                 return Err(unsupported(format!("extern Func {f} with Provides or updates")));
             }
@@ -757,7 +757,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
     Ok(stages)
 }
 
-/// The consumer analysis and the output boxes (§2.1.3).
+/// The consumer analysis and the output boxes (`docs/reference/bounds.md` §2.1.3).
 pub(super) fn consumer_analysis(
     ctx: &Ctx,
     stages: &mut [Stage],

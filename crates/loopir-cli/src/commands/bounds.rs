@@ -27,9 +27,9 @@ pub struct BoundsArgs {
     /// explicit bounds. Read by `--infer` and `--infer-allocations` (which need it) only.
     #[arg(long)]
     env: Option<PathBuf>,
-    /// Run computation bounds inference (pipelines whose Funcs have one pure stage each;
-    /// others are refused with the construct that is not supported) and print the
-    /// statement.
+    /// Run computation bounds inference (updates, specializations, explicit bounds,
+    /// extern stages; a construct it does not support is refused with an error naming it)
+    /// and print the statement.
     #[arg(long, requires = "env", conflicts_with = "infer_allocations")]
     infer: bool,
     /// Run allocation bounds inference and print the statement.

@@ -100,7 +100,7 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "bounds",
-        summary: "computation bounds inference: define each stage's min/max symbols (single pure stages)",
+        summary: "computation bounds inference: define each stage's min/max symbols",
         env: "bounds.env.json (required: realization order, outputs, Funcs' types; fresh-name counter)",
         run: run_computation_bounds,
     },

@@ -1,4 +1,4 @@
-//! Sub-pass 2: the rewriting walk that inserts the runtime calls (§8 of the spec).
+//! Sub-pass 2: the rewriting walk that inserts the runtime calls (`docs/reference/profiling.md` §8).
 //!
 //! The walk keeps the reference's state exactly — the stack of profiled producers, the
 //! "most recently set" row used to elide redundant updates, leaf-task and Hexagon flags,

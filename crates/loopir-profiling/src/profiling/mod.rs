@@ -142,7 +142,7 @@ fn make_struct(fields: Vec<Expr>) -> Expr {
 }
 
 /// Wraps the instrumented body in the instance allocation, the row tables, the start call
-/// and the sampling-token setup (§9 of the spec).
+/// and the sampling-token setup (`docs/reference/profiling.md` §9).
 fn wrap(
     body: Stmt,
     pipeline_name: &str,

@@ -1,6 +1,6 @@
 //! Sub-pass 1: one read-only walk over the input that
 //!
-//! * enumerates the entry table (§7 of the spec): a row for every producer, for every
+//! * enumerates the entry table (`docs/reference/profiling.md` §7): a row for every producer, for every
 //!   allocation of a profiled Func, and for every host↔device copy site, in walk order;
 //! * surveys names: which of the pass's own fresh-name candidates the input already uses,
 //!   and whether the input has any shadowed or free-and-bound variable names (only then

@@ -1,4 +1,4 @@
-//! The boxes-touched analysis the `func_type_and_dim` tags need (spec §8.4).
+//! The boxes-touched analysis the `func_type_and_dim` tags need (`docs/reference/tracing.md` §8.4).
 //!
 //! The pass does not analyse boxes itself: it asks a [`BoxAnalysis`] once, over the
 //! instrumented statement. The default, [`BoundsCrateBoxes`], is the single call into

@@ -54,7 +54,7 @@ pub enum TracingError {
     },
     /// Two accesses to one Func or image disagree on the type of a tuple element. This
     /// includes Halide's internal error for a traced load of element `i > 0` met before any
-    /// access of a lower element that later turns out to have a real type (spec §13 edge 3).
+    /// access of a lower element that later turns out to have a real type (`docs/reference/tracing.md` §13 edge 3).
     #[error("value {value_index} of `{name}` was recorded as {recorded} but `{node}` accesses it as {found}")]
     TypeConflict {
         /// The Func or image.

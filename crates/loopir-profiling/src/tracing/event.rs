@@ -1,5 +1,5 @@
 //! The trace call: event codes and the twelve-argument `halide_trace_helper` call that
-//! carries one event (spec §4, §5).
+//! carries one event (`docs/reference/tracing.md` §4, §5).
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! A checker for the parent hierarchy of the events in instrumented IR (spec §6, §9).
+//! A checker for the parent hierarchy of the events in instrumented IR (`docs/reference/tracing.md` §6, §9).
 //!
 //! The rule it enforces: an event's parent argument names the id variable of the innermost
 //! enclosing trace scope, where a trace scope is a `let <x>.trace_id = ...` statement whose

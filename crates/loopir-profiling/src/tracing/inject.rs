@@ -1,4 +1,4 @@
-//! The rewrite of spec §6–7: load and store events, realization and produce/consume
+//! The rewrite of `docs/reference/tracing.md` §6–7: load and store events, realization and produce/consume
 //! events, parallel-task events, all parented by the current scope.
 //!
 //! The rewrite is bottom-up (children first) and visits children in the reference's order,

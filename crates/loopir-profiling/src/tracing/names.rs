@@ -1,5 +1,5 @@
 //! Fresh names for value temporaries (`t<N>`) and parallel tasks (`parallel_task`,
-//! `parallel_task$1`, ...), spec §11.
+//! `parallel_task$1`, ...), `docs/reference/tracing.md` §11.
 //!
 //! Halide draws both from process-wide counters. Here the counters belong to one run of
 //! the pass: the temporaries continue after the highest `t<N>` already present in the input

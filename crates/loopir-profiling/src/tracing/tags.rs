@@ -1,5 +1,5 @@
 //! Bookkeeping for tag events: which user tags to emit, which Funcs and images were
-//! touched with which element types, and the `func_type_and_dim` tag text (spec §8.3–8.4).
+//! touched with which element types, and the `func_type_and_dim` tag text (`docs/reference/tracing.md` §8.3–8.4).
 
 use std::collections::{BTreeMap, HashSet};
 

@@ -1,4 +1,4 @@
-//! A memoised expression simplifier producing Halide's canonical forms (spec §1.4).
+//! A memoised expression simplifier producing Halide's canonical forms (`docs/reference/bounds.md` §1.4).
 //!
 //! The simplifier rewrites bottom-up. Each simplified node carries a
 //! [`ConstantInterval`] of the values it can take (from constants, the ranges of
