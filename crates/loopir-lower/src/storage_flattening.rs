@@ -149,7 +149,11 @@ impl<'a> FlattenDimensions<'a> {
     fn reads_buffer(&self, name: &str, call_type: CallType) -> bool {
         match call_type {
             CallType::Halide | CallType::Image => true,
-            CallType::Extern | CallType::PureExtern | CallType::ExternCPlusPlus => self.env.images.contains(name),
+            // Text read without the env types these calls as extern calls: a name of an
+            // image or a Func of the env is read all the same.
+            CallType::Extern | CallType::PureExtern | CallType::ExternCPlusPlus => {
+                self.env.images.contains(name) || self.env.buffer_func(name).is_some()
+            }
             CallType::Intrinsic | CallType::PureIntrinsic => false,
         }
     }
@@ -376,6 +380,12 @@ impl<'a> FlattenDimensions<'a> {
             ));
         }
         let ty = match (func.types.get(index), types.first()) {
+            (Some(env_ty), Some(ir_ty)) if env_ty != ir_ty => {
+                return Err(LowerError::ir(
+                    node(),
+                    format!("stores {ir_ty} values, but the env gives Func {func_name} the type {env_ty}"),
+                ));
+            }
             (Some(t), _) | (None, Some(t)) => *t,
             (None, None) => {
                 return Err(LowerError::ir(node(), format!("the env gives no value type for Func {func_name}")));
