@@ -267,9 +267,9 @@ mod tests {
         let mut env = FlattenEnv::default();
         env.funcs.insert("f".into(), func(&["x"], &[]));
         let s = loopir::parse_stmt(
-            "assert(input.buffer != 0, 0)\nf(0) = input(0) + sqrt_f32(1) + f.buffer\n",
+            "assert(input.buffer != 0, 0)\nf(0) = ((input(0) + sqrt_f32(1)) + f(0)) + f.buffer\n",
         )
-        .unwrap();
+        .expect("parses");
         let images: Vec<String> = infer_images(&s, &env).into_iter().collect();
         assert_eq!(images, ["input"]);
     }

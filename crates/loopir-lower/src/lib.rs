@@ -20,7 +20,7 @@
 //! env.funcs.insert("f".into(), FlattenFunc { args: vec!["x".into()], types: vec![Type::BOOL], ..Default::default() });
 //! env.funcs.insert("out".into(), FlattenFunc { args: vec!["x".into()], types: vec![Type::BOOL], ..Default::default() });
 //! env.outputs.insert("out".into());
-//! let text = "realize f([0, 4]) {\n for (x, 0, 3) {\n  f(x) = x < 2\n }\n out(0) = f(1)\n}\n";
+//! let text = "realize f([0, 4]) {\n  for (x, 0, 3) {\n   f(x) = x < 2\n  }\n  out(0) = f(1)\n}\n";
 //! let stmt = loopir::parse_stmt_with_env(text, &env.parse_env()).unwrap();
 //! let ctx = loopir_simplify::Ctx::new();
 //! ctx.seed_t(7);
@@ -28,8 +28,8 @@
 //! // Booleans are stored in bytes; the output is written through its buffer's symbols.
 //! assert!(flat.contains("allocate f[uint8 * 4]\n"));
 //! assert!(flat.contains("let t7 = (struct halide_dimension_t *)make_struct(f.min.0, f.extent.0, f.stride.0, 0)"));
-//! assert!(flat.contains("  f[0 + ((x - f.min.0)*f.stride.0)] = (uint8)(x < 2)\n"));
-//! assert!(flat.contains(" out[(0 + (0*out.stride.0)) - (0 + (out.min.0*out.stride.0))] = (uint1)f[(0 + ((1 - f.min.0)*f.stride.0))]\n"));
+//! assert!(flat.contains(" f[0 + ((x - f.min.0)*f.stride.0)] = uint8(x < 2)\n"));
+//! assert!(flat.contains("\nout[(0 + (0*out.stride.0)) - (0 + (out.min.0*out.stride.0))] = uint8(uint1(f[0 + ((1 - f.min.0)*f.stride.0)]))\n"));
 //! ```
 
 pub mod error;

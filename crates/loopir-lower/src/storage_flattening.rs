@@ -57,7 +57,7 @@ use crate::zero_gpu_loop_mins::zero_gpu_loop_mins;
 /// let mut env = FlattenEnv::default();
 /// let f = FlattenFunc { args: vec!["x".into()], types: vec![loopir::Type::INT32], ..Default::default() };
 /// env.funcs.insert("f".into(), f);
-/// let s = loopir::parse_stmt("realize f([0, 10]) {\n for (x, 0, 9) {\n  f(x) = x\n }\n}\n").unwrap();
+/// let s = loopir::parse_stmt("realize f([0, 10]) {\n  for (x, 0, 9) {\n   f(x) = x\n  }\n}\n").unwrap();
 /// let flat = storage_flattening(&loopir_simplify::Ctx::new(), &s, &env).unwrap();
 /// let text = flat.to_string();
 /// assert!(text.starts_with("let f.extent.0 = 10\nlet f.min.0 = 0\nlet f.stride.0 = 1\nallocate f[int32 * 10]\n"));
