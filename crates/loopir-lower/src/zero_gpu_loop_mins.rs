@@ -27,6 +27,11 @@ struct ZeroGpuLoopMins<'c> {
 }
 
 impl Mutator for ZeroGpuLoopMins<'_> {
+    // Only loops change here: expressions are rewritten by the substitution alone.
+    fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        e.clone()
+    }
+
     fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
         // Inner loops first: their rebased bounds are then rewritten with the outer ones.
         let stmt = self.super_stmt(s);
