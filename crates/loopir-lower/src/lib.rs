@@ -41,3 +41,8 @@ pub mod zero_gpu_loop_mins;
 pub use error::LowerError;
 pub use flatten_env::{FlattenEnv, FlattenFunc, StorageDim, infer_images};
 pub use storage_flattening::storage_flattening;
+
+/// The guide `docs/lower.md`: compiled here so that its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/lower.md")]
+pub struct LowerGuide;
