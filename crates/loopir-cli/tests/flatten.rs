@@ -41,12 +41,20 @@ fn an_oracle_stage_is_flattened_byte_for_byte() {
 fn mistakes_are_input_errors_and_unreadable_files_io_errors() {
     let dir = scratch("flatten-errors");
     let env = file(&dir, "env.json", br#"{"order": ["f"], "target": {"profile": false}, "outputs": [], "funcs": {"f": {"types": ["int32"], "args": ["x"]}}}"#);
-    let unknown = file(&dir, "unknown.json", br#"{"order": [], "target": {"profile": false}, "outputs": [], "layout": 1}"#);
+    let unknown = file(
+        &dir,
+        "unknown.json",
+        br#"{"order": [], "target": {"profile": false}, "outputs": [], "layout": 1}"#,
+    );
     let stmt = "realize g([0, 4]) {\n  g(0) = 1\n}\n";
     // IR the env does not describe: exit 1, naming the node.
     let out = loopir(&["flatten", "--env", &env], stmt.as_bytes());
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("error: <stdin>: realize g: no Func of the env is stored in this buffer"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("error: <stdin>: realize g: no Func of the env is stored in this buffer"),
+        "{}",
+        stderr(&out)
+    );
     // An unknown env field: exit 1, naming the field.
     let out = loopir(&["flatten", "--env", &unknown], stmt.as_bytes());
     assert_eq!(out.status.code(), Some(1));

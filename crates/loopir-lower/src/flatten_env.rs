@@ -81,10 +81,7 @@ impl FlattenFunc {
 
     /// For each storage dimension, innermost first, the index of its argument.
     pub(crate) fn storage_permutation(&self) -> Vec<usize> {
-        self.storage_dims()
-            .iter()
-            .filter_map(|d| self.args.iter().position(|a| *a == d.var))
-            .collect()
+        self.storage_dims().iter().filter_map(|d| self.args.iter().position(|a| *a == d.var)).collect()
     }
 }
 
@@ -139,7 +136,10 @@ impl FlattenEnv {
             if seen.len() != f.args.len() {
                 let missing: Vec<&str> =
                     f.args.iter().map(String::as_str).filter(|a| !seen.contains(a)).collect();
-                return Err(LowerError::env(field(), format!("no storage dimension for {}", missing.join(", "))));
+                return Err(LowerError::env(
+                    field(),
+                    format!("no storage dimension for {}", missing.join(", ")),
+                ));
             }
         }
         Ok(())
@@ -195,12 +195,12 @@ pub fn infer_images(stmt: &Stmt, env: &FlattenEnv) -> BTreeSet<String> {
                 ExprKind::Variable(n) => {
                     self.variables.insert(n.to_string());
                 }
-                ExprKind::Call { name, call_type, .. }
-                    if matches!(
-                        call_type,
-                        loopir::CallType::Image | loopir::CallType::Extern | loopir::CallType::PureExtern
-                    ) =>
-                {
+                ExprKind::Call {
+                    name,
+                    call_type:
+                        loopir::CallType::Image | loopir::CallType::Extern | loopir::CallType::PureExtern,
+                    ..
+                } => {
                     self.callees.insert(name.to_string());
                 }
                 _ => {}

@@ -24,7 +24,8 @@ pub fn first_unused_t(stmt: &Stmt) -> u64 {
     }
     impl Largest {
         fn name(&mut self, n: &str) {
-            if let Some(k) = n.strip_prefix('t').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            if let Some(k) =
+                n.strip_prefix('t').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
                 && let Ok(k) = k.parse::<u64>()
             {
                 self.next = self.next.max(k.saturating_add(1));

@@ -165,7 +165,9 @@ impl<'a> FlattenDimensions<'a> {
             return e;
         }
         match e.kind() {
-            ExprKind::IntImm(v) if e.ty().is_scalar() => Expr::from_node_unchecked(Type::int(64, 1), ExprKind::IntImm(*v)),
+            ExprKind::IntImm(v) if e.ty().is_scalar() => {
+                Expr::from_node_unchecked(Type::int(64, 1), ExprKind::IntImm(*v))
+            }
             _ => make::cast(Type::int(64, e.ty().lanes()), e),
         }
     }
@@ -181,14 +183,16 @@ impl<'a> FlattenDimensions<'a> {
     /// The flat index of `name(args)`: relative to the mins for a buffer realized here,
     /// through the buffer's symbols otherwise; constant offsets peeled into a last term.
     fn flat_index(&self, name: &str, args: &[Expr]) -> Expr {
-        let strides: Vec<Expr> = (0..args.len()).map(|i| self.index_term(shape_var(name, "stride", i))).collect();
+        let strides: Vec<Expr> =
+            (0..args.len()).map(|i| self.index_term(shape_var(name, "stride", i))).collect();
         let mins: Vec<Expr> = (0..args.len()).map(|i| shape_var(name, "min", i)).collect();
         let mut constant_term = self.index_zero();
         let mut peeled = Vec::with_capacity(args.len());
         for (arg, stride) in args.iter().zip(&strides) {
             match arg.kind() {
                 ExprKind::Binary(loopir::BinOp::Add, a, b) if b.is_constant() => {
-                    constant_term = make::add(constant_term, make::mul(stride.clone(), self.index_term(b.clone())));
+                    constant_term =
+                        make::add(constant_term, make::mul(stride.clone(), self.index_term(b.clone())));
                     peeled.push(a.clone());
                 }
                 _ => peeled.push(arg.clone()),
@@ -251,7 +255,8 @@ impl<'a> FlattenDimensions<'a> {
         }
         let args = self.mutate_all(args)?;
         if self.in_gpu && self.textures.contains(name) {
-            let mut call_args = vec![Expr::string(name.as_bytes()), Expr::var(Type::buffer_ptr(), format!("{name}.buffer"))];
+            let mut call_args =
+                vec![Expr::string(name.as_bytes()), Expr::var(Type::buffer_ptr(), format!("{name}.buffer"))];
             for (i, arg) in args.into_iter().enumerate() {
                 call_args.push(make::sub(arg, shape_var(name, "min", i)));
                 call_args.push(shape_var(name, "extent", i));
@@ -262,7 +267,10 @@ impl<'a> FlattenDimensions<'a> {
         let predicate = if e.ty().is_scalar() {
             Expr::const_true()
         } else {
-            Expr::from_node_unchecked(Type::bool(e.ty().lanes()), ExprKind::Broadcast { value: Expr::const_true(), lanes: e.ty().lanes() })
+            Expr::from_node_unchecked(
+                Type::bool(e.ty().lanes()),
+                ExprKind::Broadcast { value: Expr::const_true(), lanes: e.ty().lanes() },
+            )
         };
         Ok(Expr::from_node_unchecked(
             e.ty(),
@@ -270,7 +278,13 @@ impl<'a> FlattenDimensions<'a> {
         ))
     }
 
-    fn flatten_provide(&mut self, name: &Name, values: &[Expr], args: &[Expr], predicate: &Expr) -> Result<Stmt, LowerError> {
+    fn flatten_provide(
+        &mut self,
+        name: &Name,
+        values: &[Expr],
+        args: &[Expr],
+        predicate: &Expr,
+    ) -> Result<Stmt, LowerError> {
         let node = || format!("{name}(...) = ...");
         if values.len() != 1 {
             return Err(LowerError::ir(
@@ -284,7 +298,10 @@ impl<'a> FlattenDimensions<'a> {
         }
         let output = self.is_output(name);
         if !(self.is_realized(name) || output) {
-            return Err(LowerError::ir(node(), "stores to a Func that is neither realized around it nor a pipeline output"));
+            return Err(LowerError::ir(
+                node(),
+                "stores to a Func that is neither realized around it nor a pipeline output",
+            ));
         }
         if output && self.env.textures.contains(name.as_ref()) {
             self.textures.insert(name.clone());
@@ -293,16 +310,26 @@ impl<'a> FlattenDimensions<'a> {
         let predicate = self.try_mutate_expr(predicate)?;
         if self.in_gpu && self.textures.contains(name) {
             // The coordinates are used as given, as the reference does.
-            let mut call_args = vec![Expr::string(name.as_bytes()), Expr::var(Type::buffer_ptr(), format!("{name}.buffer"))];
+            let mut call_args =
+                vec![Expr::string(name.as_bytes()), Expr::var(Type::buffer_ptr(), format!("{name}.buffer"))];
             for (i, arg) in args.iter().enumerate() {
                 call_args.push(make::sub(arg.clone(), shape_var(name, "min", i)));
             }
             call_args.push(value.clone());
-            let store = Stmt::evaluate(Expr::call(value.ty(), Intrinsic::ImageStore.name(), call_args, CallType::Intrinsic));
+            let store = Stmt::evaluate(Expr::call(
+                value.ty(),
+                Intrinsic::ImageStore.name(),
+                call_args,
+                CallType::Intrinsic,
+            ));
             if predicate.is_const_true() || predicate.as_int() == Some(1) {
                 return Ok(store);
             }
-            return Ok(Stmt::from_kind_unchecked(StmtKind::IfThenElse { condition: predicate, then_case: store, else_case: None }));
+            return Ok(Stmt::from_kind_unchecked(StmtKind::IfThenElse {
+                condition: predicate,
+                then_case: store,
+                else_case: None,
+            }));
         }
         let args = self.mutate_all(args)?;
         let index = self.flat_index(name, &args);
@@ -323,11 +350,19 @@ impl<'a> FlattenDimensions<'a> {
         let shape_name = self.ctx.fresh_t();
         let mut shape = Vec::with_capacity(4 * dims);
         for i in 0..dims {
-            shape.extend([shape_var(name, "min", i), shape_var(name, "extent", i), shape_var(name, "stride", i), Expr::i32(0)]);
+            shape.extend([
+                shape_var(name, "min", i),
+                shape_var(name, "extent", i),
+                shape_var(name, "stride", i),
+                Expr::i32(0),
+            ]);
         }
-        let shape_ref = if dims == 0 { null_handle(dimension_ptr) } else { Expr::var(dimension_ptr, shape_name.clone()) };
-        let size = Expr::call(Type::INT32, Intrinsic::SizeOfHalideBufferT.name(), vec![], CallType::Intrinsic);
-        let memory = Expr::call(Type::buffer_ptr(), Intrinsic::Alloca.name(), vec![size], CallType::Intrinsic);
+        let shape_ref =
+            if dims == 0 { null_handle(dimension_ptr) } else { Expr::var(dimension_ptr, shape_name.clone()) };
+        let size =
+            Expr::call(Type::INT32, Intrinsic::SizeOfHalideBufferT.name(), vec![], CallType::Intrinsic);
+        let memory =
+            Expr::call(Type::buffer_ptr(), Intrinsic::Alloca.name(), vec![size], CallType::Intrinsic);
         let dims_i32 = i32::try_from(dims).unwrap_or(i32::MAX);
         let args = vec![
             memory,
@@ -345,7 +380,8 @@ impl<'a> FlattenDimensions<'a> {
         if dims == 0 {
             init
         } else {
-            let make_struct = Expr::call(dimension_ptr, Intrinsic::MakeStruct.name(), shape, CallType::Intrinsic);
+            let make_struct =
+                Expr::call(dimension_ptr, Intrinsic::MakeStruct.name(), shape, CallType::Intrinsic);
             Expr::let_in(shape_name, make_struct, init)
         }
     }
@@ -388,7 +424,10 @@ impl<'a> FlattenDimensions<'a> {
             }
             (Some(t), _) | (None, Some(t)) => *t,
             (None, None) => {
-                return Err(LowerError::ir(node(), format!("the env gives no value type for Func {func_name}")));
+                return Err(LowerError::ir(
+                    node(),
+                    format!("the env gives no value type for Func {func_name}"),
+                ));
             }
         };
         let permutation = func.storage_permutation();
@@ -413,7 +452,8 @@ impl<'a> FlattenDimensions<'a> {
         self.memos.push(ExprMemo::default());
         let inner = (|| {
             let body = with_stack(|| self.try_mutate_stmt(body))?;
-            let extents = bounds.iter().map(|b| self.try_mutate_expr(&b.extent)).collect::<Result<Vec<_>, _>>()?;
+            let extents =
+                bounds.iter().map(|b| self.try_mutate_expr(&b.extent)).collect::<Result<Vec<_>, _>>()?;
             let condition = self.try_mutate_expr(condition)?;
             Ok::<_, LowerError>((body, extents, condition))
         })();
@@ -445,7 +485,12 @@ impl<'a> FlattenDimensions<'a> {
                 let message = Expr::call(
                     Type::INT32,
                     "halide_error_storage_bound_too_small",
-                    vec![Expr::string(name.as_bytes()), Expr::string(dim.var.as_bytes()), bound.clone(), extents[j].clone()],
+                    vec![
+                        Expr::string(name.as_bytes()),
+                        Expr::string(dim.var.as_bytes()),
+                        bound.clone(),
+                        extents[j].clone(),
+                    ],
                     CallType::Extern,
                 );
                 bound_asserts.push(Stmt::from_kind_unchecked(StmtKind::AssertStmt {
@@ -457,7 +502,8 @@ impl<'a> FlattenDimensions<'a> {
             allocation_extents[j] = match &dim.alignment {
                 Some(a) => {
                     let one = Expr::from_node_unchecked(a.ty(), ExprKind::IntImm(1));
-                    let rounded = make::div(make::sub(make::add(extents[j].clone(), a.clone()), one), a.clone());
+                    let rounded =
+                        make::div(make::sub(make::add(extents[j].clone(), a.clone()), one), a.clone());
                     make::mul(rounded, a.clone())
                 }
                 None => extents[j].clone(),
@@ -617,7 +663,9 @@ impl TryMutator for FlattenDimensions<'_> {
             StmtKind::Realize { name, types, memory_type, bounds, condition, body } => {
                 self.flatten_realize(name, types, *memory_type, bounds, condition, body)
             }
-            StmtKind::Provide { name, values, args, predicate } => self.flatten_provide(name, values, args, predicate),
+            StmtKind::Provide { name, values, args, predicate } => {
+                self.flatten_provide(name, values, args, predicate)
+            }
             StmtKind::Prefetch { name, types, bounds, condition, body, .. } => {
                 self.flatten_prefetch(name, types, bounds, condition, body)
             }
@@ -677,7 +725,12 @@ impl<'c> HoistStorage<'c> {
         self.expand_memo(e, k, &mut memo)
     }
 
-    fn expand_memo(&mut self, e: &Expr, k: usize, memo: &mut FxHashMap<*const loopir::ExprNode, Expr>) -> Expr {
+    fn expand_memo(
+        &mut self,
+        e: &Expr,
+        k: usize,
+        memo: &mut FxHashMap<*const loopir::ExprNode, Expr>,
+    ) -> Expr {
         if let Some(r) = memo.get(&e.as_ptr()) {
             return r.clone();
         }
@@ -774,14 +827,21 @@ impl<'c> HoistStorage<'c> {
         };
         let mut allocations = data.allocations.into_iter();
         let Some(first) = allocations.next() else {
-            return Err(LowerError::ir(node(), format!("couldn't find a matching allocation of {name} inside it")));
+            return Err(LowerError::ir(
+                node(),
+                format!("couldn't find a matching allocation of {name} inside it"),
+            ));
         };
         let HoistedAllocation { ty, memory_type, mut extents, mut condition } = first;
         for other in allocations {
             if other.extents.len() != extents.len() {
                 return Err(LowerError::ir(
                     node(),
-                    format!("allocations of {name} inside it differ in dimensions: {} and {}", extents.len(), other.extents.len()),
+                    format!(
+                        "allocations of {name} inside it differ in dimensions: {} and {}",
+                        extents.len(),
+                        other.extents.len()
+                    ),
                 ));
             }
             for (e, o) in extents.iter_mut().zip(other.extents) {
@@ -835,7 +895,9 @@ impl TryMutator for HoistStorage<'_> {
                 for k in (0..self.storages.len()).rev() {
                     min = simplify_expr(self.ctx, &self.expand(&min, k));
                     max = self.expand(&max, k);
-                    self.storages[k].loop_vars.push(((*name).clone(), Interval::new(min.clone(), max.clone())));
+                    self.storages[k]
+                        .loop_vars
+                        .push(((*name).clone(), Interval::new(min.clone(), max.clone())));
                 }
             }
             _ => {}
@@ -904,7 +966,9 @@ impl Mutator for PromoteToMemoryType {
 
     fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
         match s.kind() {
-            StmtKind::Store { name, value, index, predicate, .. } if memory_type_of(value.ty()) != value.ty() => {
+            StmtKind::Store { name, value, index, predicate, .. }
+                if memory_type_of(value.ty()) != value.ty() =>
+            {
                 let value = self.mutate_expr(value);
                 let wide = Expr::from_node_unchecked(memory_type_of(value.ty()), ExprKind::Cast(value));
                 Stmt::from_kind_unchecked(StmtKind::Store {
@@ -915,21 +979,27 @@ impl Mutator for PromoteToMemoryType {
                     alignment: ModulusRemainder::UNKNOWN,
                 })
             }
-            StmtKind::Allocate { name, ty, memory_type, extents, condition, new_expr, free_function, padding, body }
-                if memory_type_of(*ty) != *ty =>
-            {
-                Stmt::from_kind_unchecked(StmtKind::Allocate {
-                    name: name.clone(),
-                    ty: memory_type_of(*ty),
-                    memory_type: *memory_type,
-                    extents: extents.iter().map(|e| self.mutate_expr(e)).collect(),
-                    condition: self.mutate_expr(condition),
-                    body: with_stack(|| self.mutate_stmt(body)),
-                    new_expr: new_expr.as_ref().map(|e| self.mutate_expr(e)),
-                    free_function: free_function.clone(),
-                    padding: *padding,
-                })
-            }
+            StmtKind::Allocate {
+                name,
+                ty,
+                memory_type,
+                extents,
+                condition,
+                new_expr,
+                free_function,
+                padding,
+                body,
+            } if memory_type_of(*ty) != *ty => Stmt::from_kind_unchecked(StmtKind::Allocate {
+                name: name.clone(),
+                ty: memory_type_of(*ty),
+                memory_type: *memory_type,
+                extents: extents.iter().map(|e| self.mutate_expr(e)).collect(),
+                condition: self.mutate_expr(condition),
+                body: with_stack(|| self.mutate_stmt(body)),
+                new_expr: new_expr.as_ref().map(|e| self.mutate_expr(e)),
+                free_function: free_function.clone(),
+                padding: *padding,
+            }),
             _ => self.super_stmt(s),
         }
     }

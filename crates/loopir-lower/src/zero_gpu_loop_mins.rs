@@ -35,14 +35,16 @@ impl Mutator for ZeroGpuLoopMins<'_> {
     fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
         // Inner loops first: their rebased bounds are then rewritten with the outer ones.
         let stmt = self.super_stmt(s);
-        let StmtKind::For { name, min, max, for_type, device_api, partition_policy, body } = stmt.kind() else {
+        let StmtKind::For { name, min, max, for_type, device_api, partition_policy, body } = stmt.kind()
+        else {
             return stmt;
         };
         if !for_type.is_gpu() || min.as_int() == Some(0) {
             return stmt;
         }
         let shifted = make::add(Expr::var_i32(name.clone()), min.clone());
-        let body = SubstituteInStmt { name: name.clone(), replacement: shifted, shadowed: 0 }.mutate_stmt(body);
+        let body =
+            SubstituteInStmt { name: name.clone(), replacement: shifted, shadowed: 0 }.mutate_stmt(body);
         let extent_minus_one = simplify_expr(self.ctx, &make::sub(max.clone(), min.clone()));
         Stmt::from_kind_unchecked(StmtKind::For {
             name: name.clone(),

@@ -11,7 +11,10 @@ use loopir_lower::{FlattenEnv, FlattenFunc, storage_flattening};
 fn env() -> FlattenEnv {
     let mut env = FlattenEnv::default();
     for f in ["f", "out"] {
-        env.funcs.insert(f.into(), FlattenFunc { args: vec!["x".into()], types: vec![Type::INT32], ..Default::default() });
+        env.funcs.insert(
+            f.into(),
+            FlattenFunc { args: vec!["x".into()], types: vec![Type::INT32], ..Default::default() },
+        );
     }
     env.outputs.insert("out".into());
     env
@@ -26,8 +29,15 @@ fn provide(f: &str, x: Expr, v: Expr) -> Stmt {
 }
 
 fn realize(body: Stmt) -> Stmt {
-    Stmt::realize("f", vec![Type::INT32], MemoryType::Auto, vec![MinExtent::new(Expr::i32(0), Expr::i32(4))], Expr::const_true(), body)
-        .expect("a realize")
+    Stmt::realize(
+        "f",
+        vec![Type::INT32],
+        MemoryType::Auto,
+        vec![MinExtent::new(Expr::i32(0), Expr::i32(4))],
+        Expr::const_true(),
+        body,
+    )
+    .expect("a realize")
 }
 
 #[derive(Default)]
@@ -47,7 +57,9 @@ impl Visitor for Counts {
         match e.kind() {
             ExprKind::Load { .. } => self.loads += 1,
             ExprKind::Call { call_type: loopir::CallType::Halide, .. } => self.calls += 1,
-            ExprKind::Let { name, .. } if self.outer_shape.is_none() => self.outer_shape = Some(name.to_string()),
+            ExprKind::Let { name, .. } if self.outer_shape.is_none() => {
+                self.outer_shape = Some(name.to_string())
+            }
             _ => {}
         }
         self.super_expr(e)
@@ -85,10 +97,17 @@ fn a_hundred_thousand_nested_loops_around_a_deep_expression() {
     for _ in 0..100_000 {
         value = make::add(value, call("f", Expr::i32(1)));
     }
-    let mut s = realize(Stmt::block(vec![provide("f", x.clone(), Expr::i32(1)), provide("out", x.clone(), value)]));
+    let mut s =
+        realize(Stmt::block(vec![provide("f", x.clone(), Expr::i32(1)), provide("out", x.clone(), value)]));
     for i in 0..100_000 {
-        s = Stmt::for_loop(format!("l{i}"), MinMax::new(Expr::i32(0), Expr::i32(1)), ForType::Serial, DeviceApi::None, s)
-            .expect("a loop");
+        s = Stmt::for_loop(
+            format!("l{i}"),
+            MinMax::new(Expr::i32(0), Expr::i32(1)),
+            ForType::Serial,
+            DeviceApi::None,
+            s,
+        )
+        .expect("a loop");
     }
     let out = flatten(&s);
     // (Printed, the nest would be indented by 10^10 spaces in all.)
@@ -114,7 +133,8 @@ fn a_hundred_thousand_nested_realizations() {
 #[test]
 fn a_million_statements() {
     let x = Expr::var_i32("x");
-    let stmts: Vec<Stmt> = (0..1_000_000).map(|i| provide("f", Expr::i32(i % 4), call("f", x.clone()))).collect();
+    let stmts: Vec<Stmt> =
+        (0..1_000_000).map(|i| provide("f", Expr::i32(i % 4), call("f", x.clone()))).collect();
     let out = flatten(&realize(Stmt::block(stmts)));
     let text = out.to_string();
     assert_eq!(text.matches("] = f[0 + ((x - f.min.0)*f.stride.0)]\n").count(), 1_000_000);

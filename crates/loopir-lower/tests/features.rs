@@ -12,7 +12,11 @@ fn env(funcs: &[(&str, &[&str], &[Type])], outputs: &[&str]) -> FlattenEnv {
     for (name, args, types) in funcs {
         env.funcs.insert(
             name.to_string(),
-            FlattenFunc { args: args.iter().map(|a| a.to_string()).collect(), types: types.to_vec(), ..Default::default() },
+            FlattenFunc {
+                args: args.iter().map(|a| a.to_string()).collect(),
+                types: types.to_vec(),
+                ..Default::default()
+            },
         );
     }
     env.outputs = outputs.iter().map(|o| o.to_string()).collect();
@@ -160,10 +164,14 @@ fn a_ring_buffer_is_the_outermost_storage_dimension() {
 
 #[test]
 fn tuple_elements_are_separate_buffers() {
-    let env = env(&[("f", &["x"], &[U8, Type::float(32, 1)]), ("out", &["x"], &[Type::float(32, 1)])], &["out"]);
+    let env =
+        env(&[("f", &["x"], &[U8, Type::float(32, 1)]), ("out", &["x"], &[Type::float(32, 1)])], &["out"]);
     let text = "realize f.0([0, 4]) {\n  realize f.1([0, 4]) {\n    f.0(x) = 1_u8\n    f.1(x) = 2.000000f\n    out(x) = float32(f.0(x)) + f.1(x + 1)\n  }\n}\n";
     let out = flatten(&env, text, 0);
-    assert!(out.contains("allocate f.0[uint8 * 4]\n") && out.contains("allocate f.1[float32 * 4]\n"), "{out}");
+    assert!(
+        out.contains("allocate f.0[uint8 * 4]\n") && out.contains("allocate f.1[float32 * 4]\n"),
+        "{out}"
+    );
     // The inner realization draws its name first; type codes: uint 1, float 2.
     assert!(out.contains(&buffer_line("", "f.0", 1, 8, 1, 1)), "{out}");
     assert!(out.contains(&buffer_line("", "f.1", 2, 32, 1, 0)), "{out}");
@@ -182,7 +190,12 @@ fn booleans_are_stored_in_bytes() {
     let out = flatten(&env, text, 0);
     // The allocation is of bytes; the buffer keeps the Func's type (uint, 1 bit).
     assert!(out.contains("allocate f[uint8 * 4]\n"), "{out}");
-    assert!(out.contains(", f, 0_u64, reinterpret<(struct halide_device_interface_t *)>(0_u64), 1, 1, 1, t0, 0_u64)"), "{out}");
+    assert!(
+        out.contains(
+            ", f, 0_u64, reinterpret<(struct halide_device_interface_t *)>(0_u64), 1, 1, 1, t0, 0_u64)"
+        ),
+        "{out}"
+    );
     assert!(out.contains("f[0 + ((x - f.min.0)*f.stride.0)] = uint8(x < 2)\n"), "{out}");
     assert!(
         out.contains(
@@ -204,7 +217,8 @@ fn predicates_conditions_and_memory_types_carry_over() {
 #[test]
 fn gpu_loops_start_at_zero() {
     let env = env(&[("out", &["x"], &[I32])], &["out"]);
-    let text = "gpu_block<CUDA> (b, m, m + 7) {\n gpu_thread<CUDA> (t, b*4, (b*4) + 3) {\n  out(t) = b\n }\n}\n";
+    let text =
+        "gpu_block<CUDA> (b, m, m + 7) {\n gpu_thread<CUDA> (t, b*4, (b*4) + 3) {\n  out(t) = b\n }\n}\n";
     let expected = "gpu_block<CUDA> (b, 0, 7) {\n gpu_thread<CUDA> (t, 0, 3) {\n  out[(0 + ((t + ((b + m)*4))*out.stride.0)) - (0 + (out.min.0*out.stride.0))] = b + m\n }\n}\n";
     assert_eq!(flatten(&env, text, 0), expected);
 }
@@ -263,7 +277,9 @@ fn large_buffers_index_in_64_bits() {
     env.large_buffers = true;
     let out = flatten(&env, "realize f([0, 4]) {\n  f(x + 1) = 0\n}\n", 0);
     assert!(
-        out.ends_with("f[(0_i64 + (int64(x - f.min.0)*int64(f.stride.0))) + (0_i64 + (int64(f.stride.0)*1_i64))] = 0\n"),
+        out.ends_with(
+            "f[(0_i64 + (int64(x - f.min.0)*int64(f.stride.0))) + (0_i64 + (int64(f.stride.0)*1_i64))] = 0\n"
+        ),
         "{out}"
     );
 }
@@ -287,7 +303,10 @@ fn ir_the_pass_cannot_flatten_is_refused_naming_the_node() {
         error(&e, "realize g.0([0, 4]) {\n  g.0(0) = 1\n  g.0(1) = g.0(0)[1]\n}\n").split(':').next(),
         Some("call g.0(...)")
     );
-    assert_eq!(error(&e, "f(0) = 1\n"), "f(...) = ...: stores to a Func that is neither realized around it nor a pipeline output");
+    assert_eq!(
+        error(&e, "f(0) = 1\n"),
+        "f(...) = ...: stores to a Func that is neither realized around it nor a pipeline output"
+    );
     assert_eq!(
         error(&e, "realize f([0, 4]) {\n  f(0) = f(1)\n}\nf(2) = 3\n"),
         "f(...) = ...: stores to a Func that is neither realized around it nor a pipeline output"
@@ -313,8 +332,9 @@ fn ir_the_pass_cannot_flatten_is_refused_naming_the_node() {
 #[test]
 fn a_provide_of_a_tuple_is_refused() {
     let e = env(&[("g", &["x"], &[I32, I32])], &["g"]);
-    let stmt = loopir::Stmt::provide("g", vec![Expr::i32(1), Expr::i32(2)], vec![Expr::i32(0)], Expr::const_true())
-        .expect("a provide");
+    let stmt =
+        loopir::Stmt::provide("g", vec![Expr::i32(1), Expr::i32(2)], vec![Expr::i32(0)], Expr::const_true())
+            .expect("a provide");
     let err = storage_flattening(&loopir_simplify::Ctx::new(), &stmt, &e).err().map(|e| e.to_string());
     assert_eq!(
         err.as_deref(),
@@ -329,7 +349,10 @@ fn a_realization_whose_type_disagrees_with_the_env_is_refused() {
     let e = env(&[("f", &["x"], &[I32])], &[]);
     let stmt = loopir::parse_stmt("realize f([0, 4]) {\n  f(0) = 1.000000f\n}\n").expect("parses");
     let err = storage_flattening(&loopir_simplify::Ctx::new(), &stmt, &e).err().map(|e| e.to_string());
-    assert_eq!(err.as_deref(), Some("realize f: stores float32 values, but the env gives Func f the type int32"));
+    assert_eq!(
+        err.as_deref(),
+        Some("realize f: stores float32 values, but the env gives Func f the type int32")
+    );
 }
 
 #[test]

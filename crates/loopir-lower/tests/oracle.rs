@@ -19,7 +19,8 @@ fn cases_dir() -> PathBuf {
 
 /// The stage file of storage flattening and the one before it.
 fn stage_files(case: &Path) -> Option<(PathBuf, PathBuf)> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(case.join("stages")).ok()?.flatten().map(|e| e.path()).collect();
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(case.join("stages")).ok()?.flatten().map(|e| e.path()).collect();
     files.sort();
     let k = files.iter().position(|p| p.to_string_lossy().ends_with(".storage_flattening.stmt"))?;
     Some((files.get(k.checked_sub(1)?)?.clone(), files[k].clone()))
@@ -30,18 +31,23 @@ fn t_numbers(text: &str) -> std::collections::BTreeSet<u64> {
     let bytes = text.as_bytes();
     let mut out = std::collections::BTreeSet::new();
     for (i, _) in text.match_indices('t') {
-        let boundary = i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'.');
+        let boundary =
+            i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_' || bytes[i - 1] == b'.');
         let digits: String = text[i + 1..].chars().take_while(char::is_ascii_digit).collect();
         let after = bytes.get(i + 1 + digits.len()).copied();
         let ends = !after.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
-        if boundary && !digits.is_empty() && ends {
-            if let Ok(n) = digits.parse() {
-                out.insert(n);
-            }
+        if boundary
+            && ends
+            && let Ok(n) = digits.parse()
+        {
+            out.insert(n);
         }
     }
     out
 }
+
+/// (case, Func, storage order, alignment of one dimension).
+type Schedule = (&'static str, &'static str, &'static [&'static str], Option<(&'static str, i32)>);
 
 /// What the schedules of the oracle's apps say about storage that the bounds env does not
 /// carry: (case, Func as the IR names it, storage order innermost first, alignment of a
@@ -52,7 +58,7 @@ fn t_numbers(text: &str) -> std::collections::BTreeSet<u64> {
 /// `v10, v11, v13` for x, y, k); iir_blur's CUDA schedule has
 /// `blur.in().align_storage(x, 33)` (warp size + 1) on both blurs (`blur_in$0`,
 /// `blur$1_in$0`, x is `v7`).
-const SCHEDULES: &[(&str, &str, &[&str], Option<(&str, i32)>)] = &[
+const SCHEDULES: &[Schedule] = &[
     ("app_bilateral_grid.cpu", "blury", &["c", "z", "x", "y"], None),
     ("app_bilateral_grid.cuda", "blurx", &["c", "x", "y", "z"], None),
     ("app_bilateral_grid.cuda", "blury", &["c", "x", "y", "z"], None),
@@ -96,13 +102,18 @@ pub fn run_case(case: &Path, schedules: bool) -> Result<(String, String), String
     let (before, after) = stage_files(case).ok_or("no storage flattening stage")?;
     let input = std::fs::read_to_string(&before).map_err(|e| e.to_string())?;
     let expected = std::fs::read_to_string(&after).map_err(|e| e.to_string())?;
-    let bounds_env = BoundsEnv::from_json(&std::fs::read_to_string(case.join("bounds.env.json")).map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())?;
+    let bounds_env = BoundsEnv::from_json(
+        &std::fs::read_to_string(case.join("bounds.env.json")).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
     let mut env = FlattenEnv::from_bounds_env(&bounds_env).map_err(|e| e.to_string())?;
     let stmt = loopir::parse_stmt_with_env(&input, &env.parse_env()).map_err(|e| format!("parse: {e}"))?;
     env.images = infer_images(&stmt, &env);
     if schedules {
-        add_schedules(&case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(), &mut env)?;
+        add_schedules(
+            &case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            &mut env,
+        )?;
     }
     let before_t = t_numbers(&input);
     let first_new = t_numbers(&expected).into_iter().find(|n| !before_t.contains(n)).unwrap_or(0);
@@ -112,7 +123,10 @@ pub fn run_case(case: &Path, schedules: bool) -> Result<(String, String), String
     let text = out.to_string();
     let reparsed = loopir::parse_stmt(&text).map_err(|e| format!("the output does not parse: {e}"))?;
     if reparsed.to_string() != text {
-        return Err(format!("the output does not reprint: {}", first_difference(&text, &reparsed.to_string())));
+        return Err(format!(
+            "the output does not reprint: {}",
+            first_difference(&text, &reparsed.to_string())
+        ));
     }
     Ok((text, expected))
 }
@@ -130,7 +144,8 @@ fn first_difference(expected: &str, actual: &str) -> String {
 fn every_case_matches_the_reference() {
     let dir = cases_dir();
     assert!(dir.is_dir(), "the oracle corpus is missing: expected {}", dir.display());
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir).expect("readable").flatten().map(|e| e.path()).collect();
+    let mut cases: Vec<PathBuf> =
+        std::fs::read_dir(&dir).expect("readable").flatten().map(|e| e.path()).collect();
     cases.sort();
     let mut exact = Vec::new();
     let mut failures = Vec::new();
@@ -155,7 +170,8 @@ fn every_case_matches_the_reference() {
 #[test]
 fn the_bounds_env_alone_misses_only_storage_schedules() {
     let dir = cases_dir();
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir).expect("readable").flatten().map(|e| e.path()).collect();
+    let mut cases: Vec<PathBuf> =
+        std::fs::read_dir(&dir).expect("readable").flatten().map(|e| e.path()).collect();
     cases.sort();
     let mut exact = 0;
     for case in &cases {

@@ -61,9 +61,8 @@ pub fn run(args: &FlattenArgs) -> Result<(), CliError> {
 
     let env = flatten_env(&bounds, &args.images, &stmt).in_file(&env_path)?;
     let ctx = loopir_simplify::Ctx::new();
-    let first_t = args
-        .fresh_t
-        .unwrap_or_else(|| first_unused_t(&stmt).max(bounds.fresh_names.t.unwrap_or(0)));
+    let first_t =
+        args.fresh_t.unwrap_or_else(|| first_unused_t(&stmt).max(bounds.fresh_names.t.unwrap_or(0)));
     ctx.seed_t(first_t);
     let t1 = Instant::now();
     let flat = storage_flattening(&ctx, &stmt, &env).in_file(&input.name)?;

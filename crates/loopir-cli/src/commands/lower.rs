@@ -303,7 +303,8 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     // parser gives the Funcs of its env (and their tuple elements) only.
     if let Some((_, f)) = envs.iter().find(|(name, _)| *name == "flatten") {
         let bounds = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
-        let funcs = loopir_lower::FlattenEnv::from_bounds_env(&bounds).in_file(f.path.display())?.parse_env().funcs;
+        let funcs =
+            loopir_lower::FlattenEnv::from_bounds_env(&bounds).in_file(f.path.display())?.parse_env().funcs;
         for (name, types) in funcs {
             parse_env.funcs.entry(name).or_insert(types);
         }
