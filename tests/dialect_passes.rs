@@ -28,7 +28,7 @@ fn through_21(text: &str, env: &ParseEnv) -> Result<Stmt, String> {
 }
 
 fn cases_with(file: &str) -> Vec<std::path::PathBuf> {
-    let mut cases: Vec<_> = std::fs::read_dir(support::oracle_cases())
+    let mut cases: Vec<_> = std::fs::read_dir(loopir_testkit::oracle::cases())
         .expect("readable oracle")
         .flatten()
         .map(|e| e.path())

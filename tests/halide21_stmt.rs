@@ -103,7 +103,7 @@ fn every_halide21_file_reprints_in_both_dialects() {
 /// told the reference's, or tells nothing (and is read as the reference's).
 #[test]
 fn no_oracle_file_is_taken_for_halide21() {
-    let files = support::stmt_files(&support::oracle_cases());
+    let files = support::stmt_files(&loopir_testkit::oracle::cases());
     let mut wrong = Vec::new();
     let mut untold = 0;
     for path in &files {
@@ -121,7 +121,7 @@ fn no_oracle_file_is_taken_for_halide21() {
 /// The reference's files converted to Halide 21's dialect and back are unchanged.
 #[test]
 fn oracle_files_convert_to_halide21_and_back() {
-    let files = support::stmt_files(&support::oracle_cases());
+    let files = support::stmt_files(&loopir_testkit::oracle::cases());
     let mut failures = Vec::new();
     let env = ParseEnv::default();
     for path in &files {

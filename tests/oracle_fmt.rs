@@ -33,7 +33,7 @@ impl Visitor for ArityCheck {
 
 #[test]
 fn every_oracle_file_reprints_byte_for_byte() {
-    let files = support::stmt_files(&support::oracle_cases());
+    let files = support::stmt_files(&loopir_testkit::oracle::cases());
     assert!(files.len() > 1000, "expected the whole oracle corpus, found {} files", files.len());
     let mut failures = Vec::new();
     let mut arity = ArityCheck::default();

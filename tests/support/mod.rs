@@ -3,13 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-/// The oracle's `cases` directory (`<repo>/../shared/oracle/cases`).
-pub fn oracle_cases() -> PathBuf {
-    let dir = PathBuf::from(env!("LOOPIR_ORACLE_CASES"));
-    assert!(dir.is_dir(), "the oracle corpus is missing: expected {}", dir.display());
-    dir
-}
-
 /// Every `.stmt` file under `dir`, recursively, sorted.
 pub fn stmt_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

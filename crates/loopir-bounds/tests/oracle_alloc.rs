@@ -5,8 +5,6 @@
 //! same places, each value equal to the reference's (structurally, proved, or on random
 //! assignments of its free variables, floats included).
 
-use std::path::PathBuf;
-
 #[path = "support/cases.rs"]
 mod cases;
 #[path = "support/compare.rs"]
@@ -14,9 +12,7 @@ mod compare;
 
 use cases::{Outcome, alloc_case as classify};
 
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
-}
+use loopir_testkit::oracle::cases as cases_dir;
 
 const EXACT: &[&str] = &[
     "serial_chain.cpu",

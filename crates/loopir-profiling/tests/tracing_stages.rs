@@ -9,7 +9,7 @@ mod tracing_support;
 
 use loopir::parse_stmt;
 use loopir_profiling::tracing::check_trace_hierarchy;
-use tracing_support::oracle_cases;
+use loopir_testkit::oracle::cases as oracle_cases;
 
 #[test]
 fn every_stage_of_every_trace_case_passes_the_checker() {
