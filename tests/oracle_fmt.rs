@@ -49,7 +49,11 @@ fn every_oracle_file_reprints_byte_for_byte() {
                 }
                 let printed =
                     stmt_to_string_with(&stmt, PrintOptions { lossless, ..PrintOptions::default() });
-                if printed == text { None } else { Some(support::first_difference(&text, &printed)) }
+                if printed == text {
+                    None
+                } else {
+                    Some(loopir_testkit::text::first_difference(&text, &printed))
+                }
             }
             Err(e) => Some(format!("parse error: {e}")),
         };

@@ -19,17 +19,8 @@ pub fn run(f: &Fixture) -> Result<Output, String> {
     if printed != f.body {
         return Err(format!(
             "reprint differs: {}\n--- reprint ---\n{printed}",
-            first_difference(&f.body, &printed)
+            loopir_testkit::text::first_difference(&f.body, &printed)
         ));
     }
     Ok(Output::snapshot(loopir_testkit::dump::dump_stmt(&stmt)))
-}
-
-fn first_difference(expected: &str, actual: &str) -> String {
-    for (i, (e, a)) in expected.split('\n').zip(actual.split('\n')).enumerate() {
-        if e != a {
-            return format!("line {}:\n  expected: {e:?}\n  actual:   {a:?}", i + 1);
-        }
-    }
-    format!("lengths differ: expected {} bytes, got {}", expected.len(), actual.len())
 }

@@ -21,19 +21,3 @@ pub fn stmt_files(dir: &Path) -> Vec<PathBuf> {
     out.sort();
     out
 }
-
-/// A short description of where two texts first differ.
-pub fn first_difference(expected: &str, actual: &str) -> String {
-    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
-        if e != a {
-            return format!("line {}:\n  expected: {}\n  actual:   {}", i + 1, e, a);
-        }
-    }
-    format!(
-        "texts agree on their common lines; expected {} lines ({} bytes), got {} lines ({} bytes)",
-        expected.lines().count(),
-        expected.len(),
-        actual.lines().count(),
-        actual.len()
-    )
-}

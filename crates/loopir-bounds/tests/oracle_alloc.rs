@@ -43,7 +43,7 @@ fn p15_p17_linear_cases_are_byte_exact() {
         match cases::alloc_text(&cases_dir().join(case)) {
             Ok((text, expected)) if text == expected => {}
             Ok((text, expected)) => {
-                failures.push(format!("{case}: {}", cases::first_difference(&text, &expected)))
+                failures.push(format!("{case}: {}", loopir_testkit::text::first_difference(&expected, &text)))
             }
             Err(e) => failures.push(format!("{case}: error {e}")),
         }

@@ -710,15 +710,6 @@ impl Mutator for DropValueIndex {
     }
 }
 
-fn first_difference(a: &str, b: &str) -> String {
-    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
-        if x != y {
-            return format!("line {}:\n  generated: {x}\n  parsed:    {y}", i + 1);
-        }
-    }
-    "dumps agree on their common lines".into()
-}
-
 fn generate(choices: Vec<u32>) -> Stmt {
     let mut g = Gen::new(choices);
     g.seq(3)
@@ -755,7 +746,7 @@ fn round_trip(ir: &Stmt, lossless: bool) -> Result<(), TestCaseError> {
         let (a, b) = (dump_stmt(&expected), dump_stmt(&parsed));
         return Err(TestCaseError::fail(format!(
             "parse(print(ir)) != ir (lossless={lossless}): {}\n--- text ---\n{text}",
-            first_difference(&a, &b)
+            loopir_testkit::text::first_difference(&a, &b)
         )));
     }
     Ok(())

@@ -18,22 +18,6 @@ pub fn trace_cases() -> Vec<PathBuf> {
     cases
 }
 
-/// A short description of where two texts first differ.
-pub fn first_difference(expected: &str, actual: &str) -> String {
-    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
-        if e != a {
-            return format!("line {}:\n  expected: {}\n  actual:   {}", i + 1, e, a);
-        }
-    }
-    format!(
-        "texts agree on their common lines; expected {} lines ({} bytes), got {} lines ({} bytes)",
-        expected.lines().count(),
-        expected.len(),
-        actual.lines().count(),
-        actual.len()
-    )
-}
-
 /// The boxes a reference output used in its `func_type_and_dim` tags, read back from the
 /// tags: `min` is printed as is and the extent as `(max - min) + 1`; `0 0` marks an
 /// unbounded dimension. This isolates the tags' box component (`docs/reference/tracing.md` §8.4) so that the
