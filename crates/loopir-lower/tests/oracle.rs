@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 
 use loopir_bounds::env::BoundsEnv;
 use loopir_lower::{FlattenEnv, StorageDim, infer_images, storage_flattening};
+use loopir_testkit::text::first_difference;
 
 fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
+    loopir_testkit::oracle::cases()
 }
 
 /// The stage file of storage flattening and the one before it.
@@ -131,19 +132,9 @@ pub fn run_case(case: &Path, schedules: bool) -> Result<(String, String), String
     Ok((text, expected))
 }
 
-fn first_difference(expected: &str, actual: &str) -> String {
-    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
-        if e != a {
-            return format!("line {}:\n  expected: {e}\n  actual:   {a}", i + 1);
-        }
-    }
-    format!("expected {} lines, got {}", expected.lines().count(), actual.lines().count())
-}
-
 #[test]
 fn every_case_matches_the_reference() {
     let dir = cases_dir();
-    assert!(dir.is_dir(), "the oracle corpus is missing: expected {}", dir.display());
     let mut cases: Vec<PathBuf> =
         std::fs::read_dir(&dir).expect("readable").flatten().map(|e| e.path()).collect();
     cases.sort();
