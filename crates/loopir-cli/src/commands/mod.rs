@@ -3,6 +3,7 @@
 pub mod bounds;
 pub mod bounds_view;
 pub mod demo;
+pub mod flatten;
 pub mod fmt;
 pub mod lower;
 pub mod profile;
