@@ -41,6 +41,8 @@ pub enum Instr {
     Copy { dst: Reg, src: Reg, lanes: u16 },
     /// `dst = a op b`, lane by lane.
     Binary { op: BinOp, elem: Elem, dst: Reg, a: Reg, b: Reg, lanes: u16 },
+    /// `dst = a op b` on scalar `int32` (the commonest instruction, so it has its own).
+    BinaryI32 { op: BinOp, dst: Reg, a: Reg, b: Reg },
     /// `dst = !a`.
     Not { dst: Reg, a: Reg, lanes: u16 },
     /// `dst = cond ? t : f` (a one-lane condition picks whole vectors).
@@ -114,6 +116,8 @@ pub enum Instr {
         growable: bool,
         site: u32,
     },
+    /// `dst = ` a bound of dimension `dim` of an open realization as it is now.
+    RealizationBound { dst: Reg, storage: Reg, dim: u32, kind: crate::compile::BoundKind },
     /// Ends the realization whose storage number is in `storage`.
     RealizeEnd { storage: Reg },
     /// `dst = ` the `halide_buffer_t` of value `value_index` of a realization.
@@ -158,7 +162,7 @@ impl Instr {
                 f(dst);
                 f(src);
             }
-            Instr::Binary { dst, a, b, .. } => {
+            Instr::Binary { dst, a, b, .. } | Instr::BinaryI32 { dst, a, b, .. } => {
                 f(dst);
                 f(a);
                 f(b);
@@ -251,7 +255,7 @@ impl Instr {
                 lo.iter_mut().for_each(&mut f);
                 hi.iter_mut().for_each(&mut f);
             }
-            Instr::RealizationBuffer { dst, storage, .. } => {
+            Instr::RealizationBuffer { dst, storage, .. } | Instr::RealizationBound { dst, storage, .. } => {
                 f(dst);
                 f(storage);
             }

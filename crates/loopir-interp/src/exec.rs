@@ -9,6 +9,7 @@
 //! whose tasks wait on each other forever is reported as a deadlock.
 
 use loopir::{BinOp, Name, VectorReduceOp};
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use crate::arith::{self, LaneArgs};
@@ -143,6 +144,8 @@ pub struct Machine<'p> {
     tasks_started: u64,
     peak_memory: usize,
     ran: bool,
+    probing: bool,
+    probed: FxHashMap<Name, Vec<(i64, i64)>>,
 }
 
 impl<'p> Machine<'p> {
@@ -189,6 +192,8 @@ impl<'p> Machine<'p> {
             tasks_started: 0,
             peak_memory: 0,
             ran: false,
+            probing: false,
+            probed: FxHashMap::default(),
         })
     }
 
@@ -259,11 +264,14 @@ impl<'p> Machine<'p> {
             .map_err(err)?;
         let descriptor =
             self.heap.alloc(layout::SIZE as u128, ObjectKind::BufferDescriptor, &name).map_err(err)?;
+        // A caller who filled a buffer on the host marks it so (`set_host_dirty`), which
+        // is what makes `halide_copy_to_device` copy it.
+        let flags = if host == NULL { 0 } else { layout::HOST_DIRTY };
         let d = Descriptor {
             device: 0,
             device_interface: NULL,
             host,
-            flags: 0,
+            flags,
             ty: type_bits(elem),
             dimensions: dims.len() as i32,
             dim: dim_array,
@@ -350,6 +358,18 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
+    /// In a probing run, reads of a buffer argument (as a Func) outside its shape give 0
+    /// and are recorded ([`Machine::probed_boxes`]) instead of failing.
+    pub fn set_probing(&mut self, on: bool) {
+        self.probing = on;
+    }
+
+    /// The boxes of reads outside buffer arguments' shapes in a probing run, per buffer:
+    /// each dimension's lowest and highest coordinate read (inside reads included).
+    pub fn probed_boxes(&self) -> FxHashMap<String, Vec<(i64, i64)>> {
+        self.probed.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    }
+
     /// Runs the program to its end.
     pub fn run(&mut self) -> Result<RunStats, InterpError> {
         if self.ran {
@@ -364,6 +384,7 @@ impl<'p> Machine<'p> {
             regs[at..at + n].copy_from_slice(&self.globals[at..at + n]);
             at += n;
         }
+        regs[at..at + self.program.constants.len()].copy_from_slice(&self.program.constants);
         self.tasks.push(Task {
             regs,
             pc: 0,
@@ -910,6 +931,25 @@ impl<'p> Machine<'p> {
                         }
                     }
                 }
+                Instr::BinaryI32 { op, dst, a, b } => {
+                    let (x, y) = (regs[*a as usize] as i64 as i32, regs[*b as usize] as i64 as i32);
+                    let r: i32 = match op {
+                        BinOp::Add => x.wrapping_add(y),
+                        BinOp::Sub => x.wrapping_sub(y),
+                        BinOp::Mul => x.wrapping_mul(y),
+                        BinOp::Min => x.min(y),
+                        BinOp::Max => x.max(y),
+                        BinOp::Lt => (x < y) as i32,
+                        BinOp::Le => (x <= y) as i32,
+                        BinOp::Gt => (x > y) as i32,
+                        BinOp::Ge => (x >= y) as i32,
+                        BinOp::Eq => (x == y) as i32,
+                        BinOp::Ne => (x != y) as i32,
+                        _ => arith::binary(*op, Elem::I32, x as i64 as u64, y as i64 as u64) as i64 as i32,
+                    };
+                    // Comparisons give a bool (0 or 1), which is also its int32 value.
+                    regs[*dst as usize] = r as i64 as u64;
+                }
                 Instr::Not { dst, a, lanes } => {
                     for i in 0..*lanes as usize {
                         regs[*dst as usize + i] = (regs[*a as usize + i] & 1) ^ 1;
@@ -1030,6 +1070,22 @@ impl<'p> Machine<'p> {
                     let coords: SmallVec<[i64; 4]> = args.iter().map(|&a| regs[a as usize] as i64).collect();
                     let off = match self.storage_offset(k, &coords, false) {
                         Ok(o) => o,
+                        // An open realization is allocated, later in lowering, over what
+                        // is read as well as what is stored: a read of a point never
+                        // stored reads zeroed memory there, and here.
+                        Err(e) if e.kind == ErrorKind::OutsideRealization && self.storages[k].growable => {
+                            regs[*dst as usize] = 0;
+                            continue;
+                        }
+                        Err(e) if self.probing && e.kind == ErrorKind::OutsideRealization && !self.storages[k].owned => {
+                            let name = self.storages[k].name.clone();
+                            let b = self.probed.entry(name).or_insert_with(|| coords.iter().map(|&c| (c, c)).collect());
+                            for (x, &c) in b.iter_mut().zip(&coords) {
+                                *x = (x.0.min(c), x.1.max(c));
+                            }
+                            regs[*dst as usize] = 0;
+                            continue;
+                        }
                         Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
                     };
                     let Some(&(h, _)) = self.storages[k].planes.get(*value_index as usize) else {
@@ -1222,6 +1278,17 @@ impl<'p> Machine<'p> {
                             break_with!(self, *site, e, ops, pc, pc_out)
                         }
                     }
+                }
+                Instr::RealizationBound { dst, storage, dim, kind } => {
+                    let s = self.storages.get(regs[*storage as usize] as usize);
+                    let (min, extent) = s
+                        .and_then(|s| Some((*s.mins.get(*dim as usize)?, *s.extents.get(*dim as usize)?)))
+                        .unwrap_or((0, 0));
+                    regs[*dst as usize] = match kind {
+                        crate::compile::BoundKind::Min => min,
+                        crate::compile::BoundKind::Extent => extent,
+                        crate::compile::BoundKind::Max => min + extent - 1,
+                    } as u64;
                 }
                 Instr::RealizeEnd { storage } => {
                     if let Err(e) = self.end_realization(regs[*storage as usize] as usize) {

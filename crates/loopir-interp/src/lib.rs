@@ -34,6 +34,7 @@
 //! | [`program`] | a compiled program and its interface (buffers, parameters) |
 //! | [`exec`] | the machine: tasks, realizations, the instruction loop |
 //! | [`runtime`] | runtime functions and the [`Runtime`] trait for profiler, tracer, externs |
+//! | [`pipeline`] | running a whole pipeline: shapes, inputs from a seed, outputs |
 //! | [`error`] | errors naming the node and the cause |
 
 pub mod arith;
@@ -46,6 +47,7 @@ pub mod elem;
 pub mod error;
 pub mod exec;
 pub mod heap;
+pub mod pipeline;
 pub mod program;
 pub mod runtime;
 
@@ -54,5 +56,6 @@ pub use compile::{compile, compile_with};
 pub use elem::Elem;
 pub use error::{ErrorKind, InterpError};
 pub use exec::{Limits, Machine, RunStats};
+pub use pipeline::{PipelineRun, RunConfig, ShapeSource, run_pipeline};
 pub use program::{BufferParam, BufferSymbol, Interface, Program, ScalarParam};
 pub use runtime::{ExternArg, HostRuntime, ProfilerCall, Runtime, RuntimeCx, TraceEvent};

@@ -13,6 +13,7 @@ pub struct Program {
     pub(crate) code: Vec<Instr>,
     pub(crate) sites: Vec<Site>,
     pub(crate) registers: usize,
+    pub(crate) constants: Vec<u64>,
     pub(crate) strings: Vec<Vec<u8>>,
     pub(crate) stack_slots: u32,
     pub(crate) destructors: Vec<RtFn>,
@@ -153,6 +154,10 @@ pub struct Interface {
     /// Whether the program answers bounds queries (it calls
     /// `_halide_buffer_is_bounds_query`), so that its buffers' shapes can be asked of it.
     pub answers_bounds_queries: bool,
+    /// Tuple-valued Funcs the program reads by calls. Halide's `.stmt` text does not print
+    /// which value a call reads (`f(x)[1]` prints as `f(x)`), so unless the text is the
+    /// lossless form, such reads of values other than the first are read as the first.
+    pub tuple_reads: Vec<Name>,
     /// Realizations whose bounds the text leaves free (`f.x.min_realized` before
     /// allocation bounds inference): their storage grows to fit what is stored.
     pub growable_realizations: Vec<Name>,

@@ -1,8 +1,9 @@
 //! Compiling calls: Func and image reads, intrinsics, and calls into the runtime.
 
-use loopir::{CallType, Expr, ExprKind, Intrinsic, IntrinsicKind, Name};
+use loopir::{CallType, Expr, ExprKind, Intrinsic, IntrinsicKind, Name, Type};
 
-use super::{Compiler, NONE};
+use super::Compiler;
+use super::expr::Val;
 use crate::code::{Arg, Instr, Reg};
 use crate::elem::Elem;
 use crate::error::InterpError;
@@ -10,7 +11,7 @@ use crate::exec::struct_layout;
 use crate::runtime::{BufferFn, DeviceFn, RtFn};
 
 impl Compiler<'_> {
-    pub(super) fn call(&mut self, e: &Expr) -> Result<Reg, InterpError> {
+    pub(super) fn call(&mut self, e: &Expr) -> Result<Val, InterpError> {
         let ExprKind::Call { name, args, call_type, value_index } = e.kind() else {
             return Err(self.bad("not a call"));
         };
@@ -29,8 +30,51 @@ impl Compiler<'_> {
     /// The arguments of a call, compiled.
     fn args(&mut self, args: &[Expr]) -> Result<Vec<Arg>, InterpError> {
         args.iter()
-            .map(|a| Ok(Arg { reg: self.expr(a)?, elem: self.elem(a.ty())?, lanes: a.ty().lanes() }))
+            .map(|a| {
+                let v = self.expr(a)?;
+                Ok(Arg { reg: v.reg, elem: self.elem(v.ty)?, lanes: v.ty.lanes() })
+            })
             .collect()
+    }
+
+    /// The arguments of a math intrinsic; the first two are brought to one type where
+    /// the intrinsic's definition wants them alike.
+    fn math_args(&mut self, i: Intrinsic, args: &[Expr]) -> Result<Vec<Arg>, InterpError> {
+        use Intrinsic as I;
+        let alike = matches!(
+            i,
+            I::Absd
+                | I::BitwiseAnd
+                | I::BitwiseOr
+                | I::BitwiseXor
+                | I::HalvingAdd
+                | I::HalvingSub
+                | I::RoundingHalvingAdd
+                | I::SortedAvg
+                | I::SaturatingAdd
+                | I::SaturatingSub
+                | I::StrictAdd
+                | I::StrictSub
+                | I::StrictMul
+                | I::StrictDiv
+                | I::StrictMin
+                | I::StrictMax
+                | I::StrictEq
+                | I::StrictLt
+                | I::StrictLe
+                | I::WideningAdd
+                | I::WideningSub
+                | I::MulShiftRight
+                | I::RoundingMulShiftRight
+                | I::Lerp
+        );
+        let mut vals: Vec<Val> = args.iter().map(|a| self.expr(a)).collect::<Result<_, _>>()?;
+        if alike && vals.len() >= 2 && vals[0].ty.lanes() == vals[1].ty.lanes() {
+            let (r0, r1, t) = self.unify(vals[0], vals[1], &args[0], &args[1])?;
+            vals[0] = Val { reg: r0, ty: t, soft: false };
+            vals[1] = Val { reg: r1, ty: t, soft: false };
+        }
+        vals.iter().map(|v| Ok(Arg { reg: v.reg, elem: self.elem(v.ty)?, lanes: v.ty.lanes() })).collect()
     }
 
     /// The storage register and value index of Func (or buffer argument) `name`.
@@ -53,26 +97,29 @@ impl Compiler<'_> {
         name: &Name,
         args: &[Expr],
         value_index: u32,
-    ) -> Result<Reg, InterpError> {
-        let ty = e.ty();
-        let elem = self.elem(ty)?;
+    ) -> Result<Val, InterpError> {
+        let mut ty = e.ty();
+        let mut soft = false;
         if ty.lanes() != 1 {
             return Err(self.bad(format!("a vector call of Func {name}")));
         }
         let (storage, vi, types) = self.func_target(name, value_index);
+        let tuple = types.as_ref().is_some_and(|t| t.len() > 1) || self.tuple_funcs.contains_key(name);
+        if tuple && !self.interface.tuple_reads.contains(name) {
+            self.interface.tuple_reads.push(name.clone());
+        }
         if let Some(types) = types {
             match types.get(vi as usize) {
-                Some(t) if Elem::of(*t).ok() != Some(elem) => {
-                    return Err(self.bad(format!(
-                        "{name} holds {t} values but is read as {ty} (the text does not say the type of every call; give the Func types in the environment)"
-                    )));
-                }
+                // The realization's type is the one the values were stored with.
+                Some(t) => ty = *t,
                 None if !types.is_empty() => {
                     return Err(self.bad(format!("{name} has {} values; value {vi} is read", types.len())));
                 }
-                _ => {}
+                None => soft = true,
             }
-        } else {
+        }
+        let elem = self.elem(ty)?;
+        if !self.funcs.contains_key(name) {
             let buffer = if self.tuple_funcs.contains_key(name) {
                 format!("{name}.{value_index}")
             } else {
@@ -87,16 +134,20 @@ impl Compiler<'_> {
         let site = self.site_expr(e);
         let dst = self.alloc(1);
         self.emit(Instr::FuncLoad { dst, storage, value_index: vi, args: regs.into(), elem, site });
-        Ok(dst)
+        Ok(Val { reg: dst, ty, soft })
     }
 
     /// A coordinate of a Func access: a scalar integer.
     pub(super) fn index_arg(&mut self, a: &Expr) -> Result<Reg, InterpError> {
-        let t = a.ty();
+        let v = self.expr(a)?;
+        let t = v.ty;
         if !t.is_scalar() || !(t.is_int() || t.is_uint()) {
+            if v.soft && t.is_scalar() && self.elem(t)?.bits() == 32 {
+                return self.coerce(v, Type::INT32);
+            }
             return Err(self.bad(format!("a Func coordinate of type {t}")));
         }
-        self.expr(a)
+        Ok(v.reg)
     }
 
     fn extern_call(
@@ -105,7 +156,7 @@ impl Compiler<'_> {
         name: &Name,
         args: &[Expr],
         value_index: u32,
-    ) -> Result<Reg, InterpError> {
+    ) -> Result<Val, InterpError> {
         let ty = e.ty();
         let lanes = ty.lanes();
         let ret = self.elem(ty)?;
@@ -114,7 +165,7 @@ impl Compiler<'_> {
             Ok(Some(f)) => f,
             Err(reason) => {
                 self.unsupported(site, reason);
-                return Ok(self.alloc(lanes));
+                return Ok(Val { reg: self.alloc(lanes), ty, soft: false });
             }
             Ok(None) if self.runtime.knows_extern(name) => {
                 let k = match self.externs.iter().position(|n| n == name) {
@@ -137,9 +188,10 @@ impl Compiler<'_> {
                     site,
                     format!("calls `{name}`, a function whose body is not in the file and that the runtime does not provide"),
                 );
-                return Ok(self.alloc(lanes));
+                return Ok(Val { reg: self.alloc(lanes), ty, soft: false });
             }
         };
+        let a = self.args(args)?;
         match f {
             RtFn::Buffer(BufferFn::IsBoundsQuery) => self.interface.answers_bounds_queries = true,
             RtFn::Buffer(BufferFn::GetMin | BufferFn::GetMax | BufferFn::GetExtent | BufferFn::GetStride) => {
@@ -153,7 +205,7 @@ impl Compiler<'_> {
                     self.note_dimensions(p, k as usize + 1);
                 }
             }
-            RtFn::Buffer(BufferFn::SetHostDirty) => {
+            RtFn::Buffer(BufferFn::SetHostDirty | BufferFn::SetDeviceDirty) => {
                 if let Some(ExprKind::Variable(v)) = args.first().map(|a| a.kind())
                     && let Some(b) = v.strip_suffix(".buffer")
                     && self.value(v).is_none()
@@ -170,30 +222,28 @@ impl Compiler<'_> {
             }
             _ => {}
         }
-        let a = self.args(args)?;
         if !f.is_lane_wise() && lanes != 1 {
             return Err(self.bad(format!("a vector call of {name}")));
         }
         let dst = self.alloc(lanes);
         self.emit(Instr::Call { func: f, dst, ret, lanes, args: a.into(), site });
-        Ok(dst)
+        Ok(Val { reg: dst, ty, soft: false })
     }
 
-    fn intrinsic(&mut self, e: &Expr, i: Intrinsic, args: &[Expr]) -> Result<Reg, InterpError> {
+    fn intrinsic(&mut self, e: &Expr, i: Intrinsic, args: &[Expr]) -> Result<Val, InterpError> {
         let ty = e.ty();
         let lanes = ty.lanes();
         if !i.arity().accepts(args.len()) {
             return Err(self.bad(format!("{} takes {}, not {}", i.name(), i.arity(), args.len())));
         }
         let site = self.site_expr(e);
+        let hard = |reg: Reg| Val { reg, ty, soft: false };
         use Intrinsic as I;
         match i {
             // Hints stand for their first argument.
-            I::Likely
-            | I::LikelyIfInnermost
-            | I::PromiseClamped
-            | I::UnsafePromiseClamped
-            | I::MemoizeExpr => self.expr(&args[0]),
+            I::Likely | I::LikelyIfInnermost | I::PromiseClamped | I::UnsafePromiseClamped | I::MemoizeExpr => {
+                self.expr(&args[0])
+            }
             I::ReturnSecond => {
                 self.expr(&args[0])?;
                 self.expr(&args[1])
@@ -204,17 +254,17 @@ impl Compiler<'_> {
                 let slot = self.stack_slot();
                 let dst = self.alloc(1);
                 self.emit(Instr::MakeStruct { dst, fields: fields.into(), slot, site });
-                Ok(dst)
+                Ok(hard(dst))
             }
             I::Alloca => {
-                let size = self.expr(&args[0])?;
+                let size = self.expr(&args[0])?.reg;
                 let slot = self.stack_slot();
                 let dst = self.alloc(1);
                 self.emit(Instr::Alloca { dst, size, slot, site });
-                Ok(dst)
+                Ok(hard(dst))
             }
-            I::SizeOfHalideBufferT => self.constant(crate::buffer::layout::SIZE as u64),
-            I::GetUserContext => self.constant(crate::heap::NULL),
+            I::SizeOfHalideBufferT => Ok(self.constant(crate::buffer::layout::SIZE as u64, ty)),
+            I::GetUserContext => Ok(self.constant(crate::heap::NULL, ty)),
             I::RegisterDestructor => {
                 let Some(ExprKind::StringImm(fname)) = args.first().map(|a| a.kind()) else {
                     return Err(self.bad("register_destructor of a function that is not named by a string"));
@@ -227,45 +277,28 @@ impl Compiler<'_> {
                         RtFn::User((self.externs.len() - 1) as u32)
                     }
                     Ok(None) => {
-                        self.unsupported(
-                            site,
-                            format!(
-                                "registers `{fname}` as a destructor, which the runtime does not provide"
-                            ),
-                        );
-                        return Ok(self.alloc(1));
+                        let why = format!("registers `{fname}` as a destructor, which the runtime does not provide");
+                        self.unsupported(site, why);
+                        return Ok(hard(self.alloc(1)));
                     }
                     Err(reason) => {
                         self.unsupported(site, reason);
-                        return Ok(self.alloc(1));
+                        return Ok(hard(self.alloc(1)));
                     }
                 };
                 let k = self.destructors.len() as u32;
                 self.destructors.push(df);
                 let a = self.args(args)?;
                 let dst = self.alloc(1);
-                self.emit(Instr::Call {
-                    func: RtFn::RegisterDestructor(k),
-                    dst,
-                    ret: Elem::Handle,
-                    lanes: 1,
-                    args: a.into(),
-                    site,
-                });
-                Ok(dst)
+                let func = RtFn::RegisterDestructor(k);
+                self.emit(Instr::Call { func, dst, ret: Elem::Handle, lanes: 1, args: a.into(), site });
+                Ok(hard(dst))
             }
             I::Stringify => {
                 let a = self.args(args)?;
                 let dst = self.alloc(1);
-                self.emit(Instr::Call {
-                    func: RtFn::Stringify,
-                    dst,
-                    ret: Elem::Handle,
-                    lanes: 1,
-                    args: a.into(),
-                    site,
-                });
-                Ok(dst)
+                self.emit(Instr::Call { func: RtFn::Stringify, dst, ret: Elem::Handle, lanes: 1, args: a.into(), site });
+                Ok(hard(dst))
             }
             I::LoadTypedStructMember => {
                 // (pointer, a make_struct of the struct's field types, field index)
@@ -276,35 +309,26 @@ impl Compiler<'_> {
                         .collect::<Result<_, InterpError>>()?,
                     _ => return Err(self.bad("load_typed_struct_member without a struct prototype")),
                 };
-                let k = args[2]
-                    .as_int()
-                    .ok_or_else(|| self.bad("load_typed_struct_member of a variable field"))?;
+                let k = args[2].as_int().ok_or_else(|| self.bad("load_typed_struct_member of a variable field"))?;
                 let (offsets, _) = struct_layout(fields.into_iter());
-                let offset = *offsets
-                    .get(k as usize)
-                    .ok_or_else(|| self.bad("load_typed_struct_member past the struct"))?;
+                let offset =
+                    *offsets.get(k as usize).ok_or_else(|| self.bad("load_typed_struct_member past the struct"))?;
                 let a = self.args(&args[..1])?;
                 let dst = self.alloc(1);
                 let ret = self.elem(ty)?;
-                self.emit(Instr::Call {
-                    func: RtFn::LoadStructMember { offset: offset as u32 },
-                    dst,
-                    ret,
-                    lanes: 1,
-                    args: a.into(),
-                    site,
-                });
-                Ok(dst)
+                let func = RtFn::LoadStructMember { offset: offset as u32 };
+                self.emit(Instr::Call { func, dst, ret, lanes: 1, args: a.into(), site });
+                Ok(hard(dst))
             }
             I::GpuThreadBarrier => {
                 self.emit(Instr::Barrier);
-                self.constant(0)
+                Ok(self.constant(0, ty))
             }
             I::Require => {
                 // require(condition, value, error): the error if the condition fails.
-                let c = self.expr(&args[0])?;
+                let c = self.expr_as(&args[0], Type::BOOL)?;
                 let jump = self.emit(Instr::JumpIfTrue { cond: c, to: 0 });
-                let m = self.expr(&args[2])?;
+                let m = self.expr(&args[2])?.reg;
                 self.emit(Instr::Fail { code: m, site });
                 let ok = self.here();
                 self.patch(jump, ok);
@@ -325,82 +349,95 @@ impl Compiler<'_> {
                     }
                     self.emit(Instr::GrowRealization { storage, lo: lo.into(), hi: hi.into(), site });
                 }
-                self.constant(0)
+                Ok(self.constant(0, ty))
             }
             I::SignedIntegerOverflow => {
                 let a = self.args(args)?;
                 let out = self.elem(ty)?;
                 let dst = self.alloc(lanes);
                 self.emit(Instr::Math { op: i, out, dst, lanes, args: a.into(), site });
-                Ok(dst)
+                Ok(hard(dst))
             }
             I::Undef => {
                 self.unsupported(site, "evaluates undef() outside the value of a Provide");
-                Ok(self.alloc(lanes))
+                Ok(hard(self.alloc(lanes)))
             }
             I::Unreachable => {
                 self.unsupported(site, "reaches unreachable()");
-                Ok(self.alloc(lanes))
+                Ok(hard(self.alloc(lanes)))
             }
-            I::Prefetch | I::HvxScatterRelease => self.constant(0),
+            I::Prefetch | I::HvxScatterRelease => Ok(self.constant(0, ty)),
+            I::BitwiseAnd | I::BitwiseOr | I::BitwiseXor | I::BitwiseNot => {
+                // Printed infix, with no type: the result has the operands' type.
+                let a = self.math_args(i, args)?;
+                let (out, n) = (a[0].elem, a[0].lanes);
+                let dst = self.alloc(n);
+                self.emit(Instr::Math { op: i, out, dst, lanes: n, args: a.into(), site });
+                Ok(Val { reg: dst, ty: out.ty().with_lanes(n), soft: false })
+            }
             _ => match i.kind() {
                 IntrinsicKind::Math
                     if !i.has_side_effects() && !matches!(i, I::DynamicShuffle | I::ExtractMaskElement) =>
                 {
-                    let a = self.args(args)?;
+                    let a = self.math_args(i, args)?;
                     if a.iter().any(|x| x.lanes != 1 && x.lanes != lanes) {
-                        return Err(self.bad(format!(
-                            "{} of arguments with other lane counts than its result",
-                            i.name()
-                        )));
+                        let what = format!("{} of arguments with other lane counts than its result", i.name());
+                        return Err(self.bad(what));
                     }
                     let out = self.elem(ty)?;
                     let dst = self.alloc(lanes);
                     self.emit(Instr::Math { op: i, out, dst, lanes, args: a.into(), site });
-                    Ok(dst)
+                    Ok(hard(dst))
                 }
-                IntrinsicKind::Marker | IntrinsicKind::Hint => self.constant(0),
+                IntrinsicKind::Marker | IntrinsicKind::Hint => Ok(self.constant(0, ty)),
                 _ => {
                     self.unsupported(site, format!("the intrinsic {} has no meaning on the host", i.name()));
-                    Ok(self.alloc(lanes))
+                    Ok(hard(self.alloc(lanes)))
                 }
             },
         }
     }
 
-    fn constant(&mut self, value: u64) -> Result<Reg, InterpError> {
-        let dst = self.alloc(1);
-        self.emit(Instr::Const { dst, value });
-        Ok(dst)
+    fn constant(&mut self, value: u64, ty: Type) -> Val {
+        Val { reg: self.constant_reg(value), ty, soft: false }
     }
 
     /// `if_then_else(c, t[, f])`: only the chosen side is evaluated (it may hold loads
     /// that are valid only under the condition). A vector condition evaluates both and
     /// selects lane by lane, as the reference's code generator does.
-    fn if_then_else(&mut self, e: &Expr, args: &[Expr]) -> Result<Reg, InterpError> {
+    fn if_then_else(&mut self, e: &Expr, args: &[Expr]) -> Result<Val, InterpError> {
         let ty = e.ty();
         let lanes = ty.lanes();
         let c = &args[0];
         if c.ty().lanes() != 1 {
-            let rc = self.expr(c)?;
-            let rt = self.expr(&args[1])?;
-            let rf = match args.get(2) {
-                Some(f) => self.expr(f)?,
-                None => self.alloc(lanes),
+            let rc = self.expr_as(c, c.ty())?;
+            let vt = self.expr(&args[1])?;
+            let (rt, rf, t) = match args.get(2) {
+                Some(f) => {
+                    let vf = self.expr(f)?;
+                    self.unify(vt, vf, &args[1], f)?
+                }
+                None => (vt.reg, self.alloc(lanes), vt.ty),
             };
-            let dst = self.alloc(lanes);
-            self.emit(Instr::Select { dst, cond: rc, t: rt, f: rf, lanes, cond_lanes: c.ty().lanes() });
-            return Ok(dst);
+            let dst = self.alloc(t.lanes());
+            self.emit(Instr::Select { dst, cond: rc, t: rt, f: rf, lanes: t.lanes(), cond_lanes: c.ty().lanes() });
+            return Ok(Val { reg: dst, ty: t, soft: false });
         }
         let dst = self.alloc(lanes);
-        let rc = self.expr(c)?;
+        let rc = self.expr_as(c, Type::BOOL)?;
         let jump = self.emit(Instr::JumpIfFalse { cond: rc, to: 0 });
-        self.expr_into(&args[1], dst)?;
+        let rt = self.expr_as(&args[1], ty)?;
+        if rt != dst {
+            self.emit(Instr::Copy { dst, src: rt, lanes });
+        }
         let skip = self.emit(Instr::Jump { to: 0 });
         let else_pc = self.here();
         self.patch(jump, else_pc);
         if let Some(f) = args.get(2) {
-            self.expr_into(f, dst)?;
+            let rf = self.expr_as(f, ty)?;
+            if rf != dst {
+                self.emit(Instr::Copy { dst, src: rf, lanes });
+            }
         } else {
             for k in 0..lanes as Reg {
                 self.emit(Instr::Const { dst: dst + k, value: 0 });
@@ -408,7 +445,6 @@ impl Compiler<'_> {
         }
         let end = self.here();
         self.patch(skip, end);
-        let _ = NONE;
-        Ok(dst)
+        Ok(Val { reg: dst, ty, soft: false })
     }
 }

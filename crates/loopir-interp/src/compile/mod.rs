@@ -13,6 +13,8 @@ mod call;
 mod expr;
 mod stmt;
 
+
+
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, Type, Visitor};
 use rustc_hash::FxHashMap;
 
@@ -25,6 +27,11 @@ use crate::runtime::{HostRuntime, RtFn, Runtime};
 /// Registers of globals are numbered with this bit set until the end of compilation,
 /// when the globals are placed before the locals.
 const GLOBAL_BIT: Reg = 1 << 31;
+
+/// Registers of constants are numbered with this bit set until the end of compilation,
+/// when the constants are placed after the globals. A constant's register is filled
+/// once, when a run starts, so using a constant costs no instruction.
+const CONST_BIT: Reg = 1 << 30;
 
 /// Compiles `stmt` for the interpreter, with the runtime functions of [`HostRuntime`].
 pub fn compile(stmt: &Stmt) -> Result<Program, InterpError> {
@@ -44,6 +51,8 @@ pub fn compile_with(stmt: &Stmt, runtime: &dyn Runtime) -> Result<Program, Inter
 struct ValueBinding {
     reg: Reg,
     ty: Type,
+    /// Whether the type is only the parser's guess (see [`expr::Val`]).
+    soft: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -51,6 +60,17 @@ struct FuncBinding {
     storage: Reg,
     types: Vec<Type>,
     growable: bool,
+}
+
+/// Which bound of an open realization a name stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BoundKind {
+    /// `f.x.min_realized`.
+    Min,
+    /// `f.x.extent_realized`.
+    Extent,
+    /// `f.x.max_realized`.
+    Max,
 }
 
 #[derive(Clone, Debug)]
@@ -84,6 +104,20 @@ struct Compiler<'r> {
     tuple_funcs: FxHashMap<Name, usize>,
     device_aware: bool,
     in_device: bool,
+    /// Element types of buffers, as the program's own checks state them (`b.type ==
+    /// 73730`, `_halide_buffer_init(..., b, ..., 2, 32, ...)`): the type of a load the
+    /// text prints without one.
+    buffer_types: FxHashMap<Name, Elem>,
+    /// Lets bound to the host pointer of a buffer argument (`let b =
+    /// _halide_buffer_get_host(b.buffer)`): loads and stores through them tell the
+    /// argument's type.
+    host_aliases: FxHashMap<Name, Name>,
+    /// The bounds of open realizations in scope (`f.x.min_realized` ...): the storage,
+    /// dimension and bound each name reads.
+    open_bounds: FxHashMap<Name, Vec<(Reg, u32, BoundKind)>>,
+    /// The constant pool: values, and the register of each.
+    constants: Vec<u64>,
+    constant_regs: FxHashMap<u64, Reg>,
 }
 
 impl<'r> Compiler<'r> {
@@ -109,6 +143,11 @@ impl<'r> Compiler<'r> {
             tuple_funcs: FxHashMap::default(),
             device_aware: false,
             in_device: false,
+            host_aliases: FxHashMap::default(),
+            buffer_types: FxHashMap::default(),
+            open_bounds: FxHashMap::default(),
+            constants: Vec::new(),
+            constant_regs: FxHashMap::default(),
         }
     }
 
@@ -128,19 +167,28 @@ impl<'r> Compiler<'r> {
             fn visit_expr(&mut self, _: &Expr) {}
         }
         Provides(&mut self.tuple_funcs).visit_stmt(stmt);
+        self.buffer_types = stated_buffer_types(stmt);
     }
 
     fn finish(mut self) -> Program {
         let g = self.global_lanes;
+        let c = self.constants.len() as Reg;
         for ins in &mut self.code {
             ins.for_each_reg(|r| {
-                *r = if *r & GLOBAL_BIT != 0 { *r & !GLOBAL_BIT } else { *r + g };
+                *r = if *r & GLOBAL_BIT != 0 {
+                    *r & !GLOBAL_BIT
+                } else if *r & CONST_BIT != 0 {
+                    g + (*r & !CONST_BIT)
+                } else {
+                    *r + g + c
+                };
             });
         }
         Program {
             code: self.code,
             sites: self.sites,
-            registers: (g + self.max_regs) as usize,
+            registers: (g + c + self.max_regs) as usize,
+            constants: self.constants,
             strings: self.strings,
             stack_slots: self.stack_slots,
             destructors: self.destructors,
@@ -201,10 +249,31 @@ impl<'r> Compiler<'r> {
     // ---- scopes ----
 
     fn bind_value(&mut self, name: &Name, reg: Reg, ty: Type) {
-        self.values.entry(name.clone()).or_default().push(ValueBinding { reg, ty });
+        self.values.entry(name.clone()).or_default().push(ValueBinding { reg, ty, soft: false });
+        self.host_aliases.remove(name);
+    }
+
+    /// Binds `name` to a compiled value, remembering it if it is a buffer argument's
+    /// host pointer.
+    fn bind_let(&mut self, name: &Name, val: expr::Val, value: &Expr) {
+        self.values.entry(name.clone()).or_default().push(ValueBinding { reg: val.reg, ty: val.ty, soft: val.soft });
+        self.host_aliases.remove(name);
+        let mut v = value;
+        while let ExprKind::Cast(inner) = v.kind() {
+            v = inner;
+        }
+        if let ExprKind::Call { name: f, args, .. } = v.kind()
+            && &**f == "_halide_buffer_get_host"
+            && let Some(ExprKind::Variable(b)) = args.first().map(|a| a.kind())
+            && let Some(buffer) = b.strip_suffix(".buffer")
+            && self.value(b).is_none()
+        {
+            self.host_aliases.insert(name.clone(), Name::from(buffer));
+        }
     }
 
     fn unbind_value(&mut self, name: &Name) {
+        self.host_aliases.remove(name);
         if let Some(v) = self.values.get_mut(name) {
             v.pop();
             if v.is_empty() {
@@ -221,23 +290,20 @@ impl<'r> Compiler<'r> {
         self.funcs.get(name).and_then(|v| v.last())
     }
 
-    /// The register holding variable `name` of type `ty`.
-    fn variable(&mut self, name: &Name, ty: Type) -> Result<Reg, InterpError> {
+    /// The value of variable `name`, which the text says is of type `ty`.
+    fn variable(&mut self, name: &Name, ty: Type) -> Result<expr::Val, InterpError> {
         if let Some(b) = self.value(name) {
-            let (reg, bty) = (b.reg, b.ty);
-            let same = bty.lanes() == ty.lanes()
-                && (bty == ty || (bty.is_handle() && ty.is_handle()) || Elem::of(bty) == Elem::of(ty));
-            if !same {
-                return Err(self.bad(format!("`{name}` is {bty} where it is defined but used as {ty}")));
-            }
-            return Ok(reg);
+            return Ok(expr::Val { reg: b.reg, ty: b.ty, soft: b.soft });
+        }
+        if let Some(&(storage, dim, kind)) = self.open_bounds.get(name).and_then(|v| v.last()) {
+            let dst = self.alloc(1);
+            self.emit(Instr::RealizationBound { dst, storage, dim, kind });
+            return Ok(expr::Val { reg: dst, ty: Type::INT32, soft: false });
         }
         // `f.buffer` / `f.k.buffer` of a realized Func (an extern stage's argument).
         if let Some(prefix) = name.strip_suffix(".buffer") {
             let (func, index) = match prefix.rsplit_once('.') {
-                Some((f, k))
-                    if !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()) && self.func(f).is_some() =>
-                {
+                Some((f, k)) if !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()) && self.func(f).is_some() => {
                     (f, k.parse().unwrap_or(0))
                 }
                 _ => (prefix, 0u32),
@@ -248,10 +314,12 @@ impl<'r> Compiler<'r> {
                 let site = self.sites.len() as u32;
                 self.sites.push(Site::Expr(Expr::var(ty, name.clone())));
                 self.emit(Instr::RealizationBuffer { dst, storage, value_index: index, site });
-                return Ok(dst);
+                return Ok(expr::Val { reg: dst, ty: Type::buffer_ptr(), soft: false });
             }
         }
-        self.global(name, ty)
+        let reg = self.global(name, ty)?;
+        let gty = self.global_regs.get(name).map(|g| g.1).unwrap_or(ty);
+        Ok(expr::Val { reg, ty: gty, soft: false })
     }
 
     /// The register of a free name, made on first use.
@@ -322,9 +390,12 @@ impl<'r> Compiler<'r> {
     /// Notes the element type of the buffer argument a free pointer or Func name refers
     /// to, and whether it is written.
     fn note_buffer_use(&mut self, name: &str, elem: Elem, write: bool) {
-        if self.value(name).is_some() || self.func(name).is_some() {
-            return;
-        }
+        let name = match self.host_aliases.get(name) {
+            Some(b) => b.to_string(),
+            None if self.value(name).is_some() || self.func(name).is_some() => return,
+            None => name.to_owned(),
+        };
+        let name = name.as_str();
         let Some(k) = self.interface.buffers.iter().position(|b| &*b.name == name) else { return };
         let b = &mut self.interface.buffers[k];
         if b.elem.is_none() {
@@ -388,6 +459,95 @@ impl<'r> Compiler<'r> {
     fn unsupported(&mut self, site: u32, reason: impl Into<String>) {
         self.emit(Instr::Unsupported { site, reason: reason.into().into_boxed_str() });
     }
+}
+
+/// The element types the program's own checks and descriptors state for its buffers:
+/// `b.type == C` (or `_halide_buffer_get_type(b.buffer) == C`) and
+/// `_halide_buffer_init(dst, shape, b, device, interface, code, bits, ...)`.
+fn stated_buffer_types(s: &Stmt) -> FxHashMap<Name, Elem> {
+    struct Types(FxHashMap<Name, Elem>);
+    impl Types {
+        fn buffer_of(e: &Expr) -> Option<Name> {
+            let mut e = e;
+            while let ExprKind::Cast(v) | ExprKind::Reinterpret(v) = e.kind() {
+                e = v;
+            }
+            match e.kind() {
+                ExprKind::Variable(n) => n.strip_suffix(".type").map(Name::from),
+                ExprKind::Call { name, args, .. } if &**name == "_halide_buffer_get_type" => match args.first()?.kind() {
+                    ExprKind::Variable(b) => b.strip_suffix(".buffer").map(Name::from),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+    }
+    impl Visitor for Types {
+        fn visit_expr(&mut self, e: &Expr) {
+            match e.kind() {
+                ExprKind::Binary(loopir::BinOp::Eq, a, b) => {
+                    for (x, c) in [(a, b), (b, a)] {
+                        if let (Some(buf), Some(bits)) = (Types::buffer_of(x), c.as_int())
+                            && let Some(elem) = crate::buffer::elem_of_type_bits(bits as u32)
+                        {
+                            self.0.entry(buf).or_insert(elem);
+                        }
+                    }
+                }
+                ExprKind::Call { name, args, .. } if &**name == "_halide_buffer_init" && args.len() >= 7 => {
+                    let mut host = &args[2];
+                    while let ExprKind::Cast(v) = host.kind() {
+                        host = v;
+                    }
+                    if let (ExprKind::Variable(b), Some(elem)) = (host.kind(), Types::init_type(e)) {
+                        self.0.entry(b.clone()).or_insert(elem);
+                    }
+                }
+                _ => {}
+            }
+            loopir::visit::walk_expr(self, e);
+        }
+        fn visit_stmt(&mut self, s: &Stmt) {
+            // `let b.buffer = _halide_buffer_init(...)` (or an allocation of `b.buffer`
+            // made by one) describes buffer b, whatever its host pointer is.
+            let described = match s.kind() {
+                StmtKind::LetStmt { name, value, .. } => Some((name, value)),
+                StmtKind::Allocate { name, new_expr: Some(value), .. } => Some((name, value)),
+                _ => None,
+            };
+            if let Some((name, value)) = described
+                && let Some(b) = name.strip_suffix(".buffer")
+                && let Some(elem) = Types::init_type(value)
+            {
+                self.0.entry(Name::from(b)).or_insert(elem);
+            }
+            loopir::visit::walk_stmt(self, s);
+        }
+    }
+    impl Types {
+        /// The type a `_halide_buffer_init` call (under lets and casts) gives.
+        fn init_type(e: &Expr) -> Option<Elem> {
+            let mut e = e;
+            loop {
+                match e.kind() {
+                    ExprKind::Cast(v) => e = v,
+                    ExprKind::Let { body, .. } => e = body,
+                    _ => break,
+                }
+            }
+            match e.kind() {
+                ExprKind::Call { name, args, .. } if &**name == "_halide_buffer_init" && args.len() >= 7 => {
+                    let (code, bits) = (args[5].as_int()?, args[6].as_int()?);
+                    let packed = (code as u32 & 0xff) | ((bits as u32 & 0xff) << 8) | (1 << 16);
+                    crate::buffer::elem_of_type_bits(packed)
+                }
+                _ => None,
+            }
+        }
+    }
+    let mut t = Types(FxHashMap::default());
+    t.visit_stmt(s);
+    t.0
 }
 
 /// Whether `s` contains a `gpu_thread_barrier` (so its GPU threads must run in step).

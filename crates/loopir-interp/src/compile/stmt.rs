@@ -3,7 +3,7 @@
 use loopir::equality::with_stack;
 use loopir::{DeviceApi, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 
-use super::{AllocBinding, Compiler, FuncBinding, NONE, accessed_buffers, has_barrier};
+use super::{AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, has_barrier};
 use crate::code::{Instr, Reg};
 use crate::elem::Elem;
 use crate::error::{InterpError, node_line};
@@ -35,8 +35,8 @@ impl Compiler<'_> {
                 let mut names = Vec::new();
                 while let StmtKind::LetStmt { name, value, body } = cur.kind() {
                     let r = self.alloc(value.ty().lanes());
-                    self.expr_into(value, r).map_err(|e| Self::at(&cur, e))?;
-                    self.bind_value(name, r, value.ty());
+                    let v = self.expr_into(value, r).map_err(|e| Self::at(&cur, e))?;
+                    self.bind_let(name, v, value);
                     names.push(name.clone());
                     let next = body.clone();
                     cur = next;
@@ -55,10 +55,10 @@ impl Compiler<'_> {
             }
             StmtKind::AssertStmt { condition, message } => {
                 let site = self.site_stmt(s);
-                let c = self.expr(condition).map_err(|e| Self::at(s, e))?;
+                let c = self.expr_as(condition, Type::BOOL).map_err(|e| Self::at(s, e))?;
                 let jump = self.emit(Instr::JumpIfTrue { cond: c, to: 0 });
                 let code = if message.ty().is_int() || message.ty().is_uint() {
-                    self.expr(message).map_err(|e| Self::at(s, e))?
+                    self.expr(message).map_err(|e| Self::at(s, e))?.reg
                 } else {
                     // A message that is not an error code: evaluate it, fail with -1.
                     self.expr(message).map_err(|e| Self::at(s, e))?;
@@ -88,14 +88,21 @@ impl Compiler<'_> {
                         self.bad(format!("a store index of type {} for {ty}", index.ty())),
                     ));
                 }
-                let ptr = self.variable(name, Type::void_ptr()).map_err(|e| Self::at(s, e))?;
+                let ptr = self.variable(name, Type::void_ptr()).map_err(|e| Self::at(s, e))?.reg;
+                let v = self.expr(value).map_err(|e| Self::at(s, e))?;
+                // A value whose type is a guess is stored as the buffer's stated type.
+                let (rv, elem) = match self.buffer_types.get(name) {
+                    Some(&b) if v.soft && b.bits() == elem.bits() => {
+                        (self.coerce(v, b.ty().with_lanes(ty.lanes())).map_err(|e| Self::at(s, e))?, b)
+                    }
+                    _ => (v.reg, self.elem(v.ty).map_err(|e| Self::at(s, e))?),
+                };
                 self.note_buffer_use(name, elem, true);
-                let rv = self.expr(value).map_err(|e| Self::at(s, e))?;
-                let ri = self.expr(index).map_err(|e| Self::at(s, e))?;
+                let ri = self.expr_as(index, Type::int(32, ty.lanes())).map_err(|e| Self::at(s, e))?;
                 let pred = if predicate.is_const_true() {
                     NONE
                 } else {
-                    self.expr(predicate).map_err(|e| Self::at(s, e))?
+                    self.expr_as(predicate, Type::bool(ty.lanes())).map_err(|e| Self::at(s, e))?
                 };
                 self.emit(Instr::Store { ptr, index: ri, value: rv, pred, elem, lanes: ty.lanes(), site });
                 Ok(())
@@ -124,9 +131,9 @@ impl Compiler<'_> {
                             self.bad(format!("an allocation extent of type {}", e.ty())),
                         ));
                     }
-                    ext.push(self.expr(e).map_err(|er| Self::at(s, er))?);
+                    ext.push(self.expr(e).map_err(|er| Self::at(s, er))?.reg);
                 }
-                let cond = self.expr(condition).map_err(|e| Self::at(s, e))?;
+                let cond = self.expr_as(condition, Type::BOOL).map_err(|e| Self::at(s, e))?;
                 let (owner, custom) = match new_expr {
                     Some(ne) => {
                         let p = self.alloc(1);
@@ -209,12 +216,12 @@ impl Compiler<'_> {
                     if growable {
                         regs.push((NONE, NONE));
                     } else {
-                        let m = self.expr(&b.min).map_err(|e| Self::at(s, e))?;
-                        let e = self.expr(&b.extent).map_err(|e| Self::at(s, e))?;
+                        let m = self.expr(&b.min).map_err(|e| Self::at(s, e))?.reg;
+                        let e = self.expr(&b.extent).map_err(|e| Self::at(s, e))?.reg;
                         regs.push((m, e));
                     }
                 }
-                let cond = self.expr(condition).map_err(|e| Self::at(s, e))?;
+                let cond = self.expr_as(condition, Type::BOOL).map_err(|e| Self::at(s, e))?;
                 let storage = self.alloc(1);
                 self.emit(Instr::RealizeStart {
                     dst: storage,
@@ -232,7 +239,35 @@ impl Compiler<'_> {
                     types: types.clone(),
                     growable,
                 });
+                // The names of an open realization's bounds read its box as it is.
+                let mut opened = Vec::new();
+                if growable {
+                    for (d, b) in bounds.iter().enumerate() {
+                        for (e, kind) in [(&b.min, BoundKind::Min), (&b.extent, BoundKind::Extent)] {
+                            if let ExprKind::Variable(v) = e.kind() {
+                                let mut names = vec![(v.clone(), kind)];
+                                if kind == BoundKind::Min
+                                    && let Some(stem) = v.strip_suffix(".min_realized")
+                                {
+                                    names.push((Name::from(format!("{stem}.max_realized")), BoundKind::Max));
+                                }
+                                for (n, k) in names {
+                                    self.open_bounds.entry(n.clone()).or_default().push((storage, d as u32, k));
+                                    opened.push(n);
+                                }
+                            }
+                        }
+                    }
+                }
                 let r = self.stmt(body);
+                for n in opened {
+                    if let Some(v) = self.open_bounds.get_mut(&n) {
+                        v.pop();
+                        if v.is_empty() {
+                            self.open_bounds.remove(&n);
+                        }
+                    }
+                }
                 self.emit(Instr::RealizeEnd { storage });
                 if let Some(v) = self.funcs.get_mut(name) {
                     v.pop();
@@ -258,8 +293,8 @@ impl Compiler<'_> {
             }
             StmtKind::Acquire { semaphore, count, body } => {
                 let site = self.site_stmt(s);
-                let sem = self.expr(semaphore).map_err(|e| Self::at(s, e))?;
-                let n = self.expr(count).map_err(|e| Self::at(s, e))?;
+                let sem = self.expr(semaphore).map_err(|e| Self::at(s, e))?.reg;
+                let n = self.expr(count).map_err(|e| Self::at(s, e))?.reg;
                 self.emit(Instr::Acquire { sem, count: n, site });
                 self.stmt(body)
             }
@@ -267,7 +302,7 @@ impl Compiler<'_> {
                 if condition.ty().lanes() != 1 {
                     return Err(Self::at(s, self.bad("an if with a vector condition")));
                 }
-                let c = self.expr(condition).map_err(|e| Self::at(s, e))?;
+                let c = self.expr_as(condition, Type::BOOL).map_err(|e| Self::at(s, e))?;
                 let jump = self.emit(Instr::JumpIfFalse { cond: c, to: 0 });
                 self.stmt(then_case)?;
                 match else_case {
@@ -307,8 +342,8 @@ impl Compiler<'_> {
         if !min.ty().is_int32() || !max.ty().is_int32() {
             return Err(Self::at(s, self.bad("loop bounds that are not int32")));
         }
-        let rmin = self.expr(min).map_err(|e| Self::at(s, e))?;
-        let rmax = self.expr(max).map_err(|e| Self::at(s, e))?;
+        let rmin = self.expr_as(min, Type::INT32).map_err(|e| Self::at(s, e))?;
+        let rmax = self.expr_as(max, Type::INT32).map_err(|e| Self::at(s, e))?;
         let var = self.alloc(1);
         // Entering device code: buffers are read through their device copies.
         let enters_device = !self.in_device && (device_api.is_gpu() || for_type.is_gpu());
@@ -326,7 +361,13 @@ impl Compiler<'_> {
                 let site = self.site_stmt(s);
                 let dst = self.alloc(1);
                 self.emit(Instr::DeviceView { dst, buffer: descriptor, host, site });
+                let argument = self.host_aliases.get(&b).cloned().or_else(|| {
+                    self.global_regs.contains_key(&descriptor_name).then(|| b.clone())
+                });
                 self.bind_value(&b, dst, Type::void_ptr());
+                if let Some(a) = argument {
+                    self.host_aliases.insert(b.clone(), a);
+                }
                 views.push(b);
             }
         }
@@ -394,37 +435,32 @@ impl Compiler<'_> {
         };
         let coords: Vec<Reg> =
             args.iter().map(|a| self.index_arg(a)).collect::<Result<_, _>>().map_err(|e| Self::at(s, e))?;
+        let realized = self.func(name).map(|f| (f.storage, f.types.clone()));
         let mut stores = Vec::new();
         for (k, v) in values.iter().enumerate() {
             if is_undef(v) {
                 continue;
             }
-            let elem = self.elem(v.ty()).map_err(|e| Self::at(s, e))?;
             if v.ty().lanes() != 1 {
                 return Err(Self::at(s, self.bad("a vector value provided to a Func")));
             }
-            let r = self.expr(v).map_err(|e| Self::at(s, e))?;
+            let val = self.expr(v).map_err(|e| Self::at(s, e))?;
+            // A realized Func stores its declared type; a guessed value yields to it.
+            let (r, ty) = match realized.as_ref().and_then(|(_, types)| types.get(k)) {
+                Some(&t) => (self.coerce(val, t).map_err(|e| Self::at(s, e))?, t),
+                None => (val.reg, val.ty),
+            };
+            let elem = self.elem(ty).map_err(|e| Self::at(s, e))?;
             stores.push((k as u32, r, elem));
         }
         let pred = if predicate.is_const_true() {
             NONE
         } else {
-            self.expr(predicate).map_err(|e| Self::at(s, e))?
+            self.expr_as(predicate, Type::BOOL).map_err(|e| Self::at(s, e))?
         };
-        let realized = self.func(name).map(|f| (f.storage, f.types.clone()));
         for (k, value, elem) in stores {
             let (storage, value_index) = match &realized {
-                Some((storage, types)) => {
-                    if let Some(t) = types.get(k as usize)
-                        && Elem::of(*t).ok() != Some(elem)
-                    {
-                        return Err(Self::at(
-                            s,
-                            self.bad(format!("{name} holds {t} values but is given a {}", elem.name())),
-                        ));
-                    }
-                    (*storage, k)
-                }
+                Some((storage, _)) => (*storage, k),
                 None => {
                     let buffer = if values.len() > 1 { format!("{name}.{k}") } else { name.to_string() };
                     let storage = self.buffer_storage(&buffer);

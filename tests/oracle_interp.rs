@@ -1,0 +1,217 @@
+//! Every lowering stage of every oracle case, from computation bounds inference on, run
+//! by the interpreter: all the stages of a case must compute the same outputs from the
+//! same inputs. This checks the interpreter against the reference's own lowering (each
+//! stage is the reference's rewrite of the one before, which must keep its meaning).
+//!
+//! The buffers' shapes come from the latest stage that answers a bounds query; every
+//! stage then runs on those shapes and inputs. A stage that cannot run is listed in
+//! [`CANNOT_RUN`] with the reason; a listed reason that no longer happens is an error
+//! too, so the table stays true.
+
+mod interp_support;
+
+use std::path::{Path, PathBuf};
+
+use interp_support::{cases_dir, output_hashes, parse, run};
+use loopir_interp::{PipelineRun, ShapeSource};
+
+/// The operations one run of one stage may execute (the interpreter does about 10^8 a
+/// second): a case whose smallest accepted size needs more cannot run in the suite.
+const LIMIT: u64 = 40_000_000;
+
+/// Stages that cannot run, as (case, stage file prefix or "" for every stage of the
+/// case, a part of the error).
+const CANNOT_RUN: &[(&str, &str, &str)] = &[];
+
+/// Stages that run but compute different outputs, as (case, stage prefix, why).
+const DISAGREE: &[(&str, &str, &str)] = &[];
+
+/// The stage files of a case from computation bounds inference on, in order.
+fn stages(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("stages"))
+        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "stmt")).collect())
+        .unwrap_or_default();
+    files.sort();
+    let start = files
+        .iter()
+        .position(|f| f.to_string_lossy().ends_with("computation_bounds_inference.stmt"))
+        .unwrap_or(0);
+    files.split_off(start)
+}
+
+fn stage_name(f: &Path) -> String {
+    f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// What happened to each stage of a case.
+#[derive(Default, Debug)]
+struct Report {
+    agree: Vec<String>,
+    cannot_run: Vec<(String, String)>,
+    disagree: Vec<(String, String)>,
+}
+
+fn check_case(case: &str) -> Report {
+    let dir = cases_dir().join(case);
+    let files = stages(&dir);
+    let mut report = Report::default();
+    // The shapes: from the latest stage that answers its own bounds query.
+    let mut reference: Option<(String, PipelineRun)> = None;
+    for f in files.iter().rev() {
+        let Ok(stmt) = parse(&dir, f) else { continue };
+        if let Ok(r) = run(case, &stmt, None, LIMIT)
+            && r.shapes_from == ShapeSource::BoundsQuery
+        {
+            reference = Some((stage_name(f), r));
+            break;
+        }
+    }
+    let Some((ref_stage, reference)) = reference else {
+        for f in &files {
+            let why = match parse(&dir, f).map(|s| run(case, &s, None, LIMIT)) {
+                Err(e) => e,
+                Ok(Err(e)) => e.to_string(),
+                Ok(Ok(_)) => "no stage answers a bounds query within the limit".to_owned(),
+            };
+            report.cannot_run.push((stage_name(f), why));
+        }
+        return report;
+    };
+    let expected = output_hashes(&reference);
+    for f in &files {
+        let name = stage_name(f);
+        let stmt = match parse(&dir, f) {
+            Ok(s) => s,
+            Err(e) => {
+                report.cannot_run.push((name, e));
+                continue;
+            }
+        };
+        match run(case, &stmt, Some(&reference), LIMIT) {
+            Ok(r) => {
+                let got = output_hashes(&r);
+                if got == expected {
+                    report.agree.push(name);
+                } else {
+                    report.disagree.push((name, format!("{got:x?} vs {expected:x?} of {ref_stage}")));
+                }
+            }
+            Err(e) => report.cannot_run.push((name, e.to_string())),
+        }
+    }
+    report
+}
+
+fn listed<'a>(table: &'a [(&str, &str, &str)], case: &str, stage: &str, why: &str) -> Option<&'a str> {
+    table.iter().find(|(c, s, w)| *c == case && stage.starts_with(s) && why.contains(w)).map(|(_, _, w)| *w)
+}
+
+fn verify(case: &str) {
+    let report = check_case(case);
+    let mut problems = Vec::new();
+    for (stage, why) in &report.cannot_run {
+        if listed(CANNOT_RUN, case, stage, why).is_none() {
+            problems.push(format!("{stage} cannot run: {why}"));
+        }
+    }
+    for (stage, why) in &report.disagree {
+        if listed(DISAGREE, case, stage, why).is_none() && listed(DISAGREE, case, stage, "").is_none() {
+            problems.push(format!("{stage} computes other outputs: {why}"));
+        }
+    }
+    for (c, s, w) in CANNOT_RUN.iter().filter(|(c, _, _)| *c == case) {
+        let used = report.cannot_run.iter().any(|(stage, why)| stage.starts_with(s) && why.contains(w));
+        if !used {
+            problems.push(format!("listed as unable to run but ran: {c} {s} ({w})"));
+        }
+    }
+    if std::env::var_os("LOOPIR_INTERP_REPORT").is_some() {
+        println!(
+            "REPORT {case}: {} agree, {} cannot run, {} disagree",
+            report.agree.len(),
+            report.cannot_run.len(),
+            report.disagree.len()
+        );
+        for (s, w) in &report.cannot_run {
+            println!("REPORT   {case} {s}: cannot run: {}", w.lines().next().unwrap_or(""));
+        }
+        for (s, w) in &report.disagree {
+            println!("REPORT   {case} {s}: disagrees: {w}");
+        }
+    }
+    assert!(problems.is_empty(), "{case}:\n  {}", problems.join("\n  "));
+}
+
+macro_rules! oracle_cases {
+    ($($test:ident => $case:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                verify($case);
+            }
+        )*
+    };
+}
+
+oracle_cases! {
+    app_bgu_cpu => "app_bgu.cpu",
+    app_bilateral_grid_cpu => "app_bilateral_grid.cpu",
+    app_bilateral_grid_cuda => "app_bilateral_grid.cuda",
+    app_camera_pipe_cpu => "app_camera_pipe.cpu",
+    app_camera_pipe_cuda => "app_camera_pipe.cuda",
+    app_camera_pipe_trace => "app_camera_pipe.trace",
+    app_conv_layer_cpu => "app_conv_layer.cpu",
+    app_conv_layer_cuda => "app_conv_layer.cuda",
+    app_daubechies_x_cpu => "app_daubechies_x.cpu",
+    app_depthwise_separable_conv_cpu => "app_depthwise_separable_conv.cpu",
+    app_halide_blur_cpu => "app_halide_blur.cpu",
+    app_harris_cpu => "app_harris.cpu",
+    app_harris_cuda => "app_harris.cuda",
+    app_harris_trace => "app_harris.trace",
+    app_hist_cpu => "app_hist.cpu",
+    app_iir_blur_cpu => "app_iir_blur.cpu",
+    app_iir_blur_cuda => "app_iir_blur.cuda",
+    app_interpolate_cpu => "app_interpolate.cpu",
+    app_interpolate_cuda => "app_interpolate.cuda",
+    app_interpolate_trace => "app_interpolate.trace",
+    app_lens_blur_cpu => "app_lens_blur.cpu",
+    app_lens_blur_cuda => "app_lens_blur.cuda",
+    app_local_laplacian_cpu => "app_local_laplacian.cpu",
+    app_local_laplacian_cuda => "app_local_laplacian.cuda",
+    app_local_laplacian_trace => "app_local_laplacian.trace",
+    app_max_filter_cpu => "app_max_filter.cpu",
+    app_nl_means_cpu => "app_nl_means.cpu",
+    app_nl_means_cuda => "app_nl_means.cuda",
+    app_stencil_chain_cpu => "app_stencil_chain.cpu",
+    app_stencil_chain_cuda => "app_stencil_chain.cuda",
+    app_unsharp_cpu => "app_unsharp.cpu",
+    app_unsharp_cuda => "app_unsharp.cuda",
+    async_producer_cpu => "async_producer.cpu",
+    async_producer_trace => "async_producer.trace",
+    compute_at_nesting_cpu => "compute_at_nesting.cpu",
+    compute_at_nesting_cuda => "compute_at_nesting.cuda",
+    compute_at_nesting_trace => "compute_at_nesting.trace",
+    extern_stage_cpu => "extern_stage.cpu",
+    gpu_basic_cuda => "gpu_basic.cuda",
+    gpu_heap_allocgroup_cuda => "gpu_heap_allocgroup.cuda",
+    gpu_host_bounce_cuda => "gpu_host_bounce.cuda",
+    gpu_shared_allocgroup_cuda => "gpu_shared_allocgroup.cuda",
+    heap_and_stack_cpu => "heap_and_stack.cpu",
+    hoist_storage_cpu => "hoist_storage.cpu",
+    multi_output_cpu => "multi_output.cpu",
+    nested_parallel_cpu => "nested_parallel.cpu",
+    serial_chain_cpu => "serial_chain.cpu",
+    serial_chain_trace => "serial_chain.trace",
+    sliding_window_cpu => "sliding_window.cpu",
+    traced_funcs_cpu => "traced_funcs.cpu",
+    traced_funcs_trace => "traced_funcs.trace",
+    traced_funcs_tracefuncs => "traced_funcs.tracefuncs",
+    tuple_func_cpu => "tuple_func.cpu",
+    tuple_func_trace => "tuple_func.trace",
+    two_parents_cpu => "two_parents.cpu",
+    two_stage_root_cpu => "two_stage_root.cpu",
+    two_stage_root_cuda => "two_stage_root.cuda",
+    two_stage_root_trace => "two_stage_root.trace",
+    update_stages_cpu => "update_stages.cpu",
+    wrapper_in_cpu => "wrapper_in.cpu",
+}
