@@ -34,6 +34,7 @@ fn main() {
         }
         let mut rt = HostRuntime::new();
         let mut cfg = RunConfig::default();
+        cfg.candidate_extents = vec![4, 8, 16, 32, 64, 128, 256];
         if let Ok(ps) = std::env::var("PARAMS") {
             for kv in ps.split(',').filter(|s| !s.is_empty()) {
                 let (k, v) = kv.split_once('=').expect("k=v");
@@ -56,6 +57,7 @@ fn main() {
                 );
             }
             Err(e) => println!("{path}: RUN {e}"),
+
         }
     }
 }

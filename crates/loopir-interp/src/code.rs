@@ -41,8 +41,27 @@ pub enum Instr {
     Copy { dst: Reg, src: Reg, lanes: u16 },
     /// `dst = a op b`, lane by lane.
     Binary { op: BinOp, elem: Elem, dst: Reg, a: Reg, b: Reg, lanes: u16 },
-    /// `dst = a op b` on scalar `int32` (the commonest instruction, so it has its own).
+    /// `dst = a op b` on scalar `int32` (the commonest instructions, so they have their
+    /// own: index arithmetic is most of what lowered code executes).
     BinaryI32 { op: BinOp, dst: Reg, a: Reg, b: Reg },
+    /// `dst = a + b` on scalar `int32`.
+    AddI32 { dst: Reg, a: Reg, b: Reg },
+    /// `dst = a*b + c` on scalar `int32` (two operations).
+    MulAddI32 { dst: Reg, a: Reg, b: Reg, c: Reg },
+    /// `dst = a - b` on scalar `int32`.
+    SubI32 { dst: Reg, a: Reg, b: Reg },
+    /// `dst = a*b` on scalar `int32`.
+    MulI32 { dst: Reg, a: Reg, b: Reg },
+    /// `dst = min(a, b)` on scalar `int32`.
+    MinI32 { dst: Reg, a: Reg, b: Reg },
+    /// `dst = max(a, b)` on scalar `int32`.
+    MaxI32 { dst: Reg, a: Reg, b: Reg },
+    /// `dst = a op b` on scalar `float32`.
+    BinaryF32 { op: BinOp, dst: Reg, a: Reg, b: Reg },
+    /// `dst = ptr[index]` for one lane, all loaded.
+    LoadScalar { dst: Reg, ptr: Reg, index: Reg, elem: Elem, site: u32 },
+    /// `ptr[index] = value` for one lane, always stored.
+    StoreScalar { ptr: Reg, index: Reg, value: Reg, elem: Elem, site: u32 },
     /// `dst = !a`.
     Not { dst: Reg, a: Reg, lanes: u16 },
     /// `dst = cond ? t : f` (a one-lane condition picks whole vectors).
@@ -162,7 +181,14 @@ impl Instr {
                 f(dst);
                 f(src);
             }
-            Instr::Binary { dst, a, b, .. } | Instr::BinaryI32 { dst, a, b, .. } => {
+            Instr::Binary { dst, a, b, .. }
+            | Instr::BinaryI32 { dst, a, b, .. }
+            | Instr::AddI32 { dst, a, b }
+            | Instr::SubI32 { dst, a, b }
+            | Instr::MulI32 { dst, a, b }
+            | Instr::MinI32 { dst, a, b }
+            | Instr::MaxI32 { dst, a, b }
+            | Instr::BinaryF32 { dst, a, b, .. } => {
                 f(dst);
                 f(a);
                 f(b);
@@ -177,6 +203,12 @@ impl Instr {
                 f(t);
                 f(fr);
             }
+            Instr::MulAddI32 { dst, a, b, c } => {
+                f(dst);
+                f(a);
+                f(b);
+                f(c);
+            }
             Instr::Ramp { dst, base, stride, .. } => {
                 f(dst);
                 f(base);
@@ -187,6 +219,16 @@ impl Instr {
             | Instr::MakeStruct { dst, fields: args, .. } => {
                 f(dst);
                 args.iter_mut().for_each(|a| f(&mut a.reg));
+            }
+            Instr::LoadScalar { dst, ptr, index, .. } => {
+                f(dst);
+                f(ptr);
+                f(index);
+            }
+            Instr::StoreScalar { ptr, index, value, .. } => {
+                f(ptr);
+                f(index);
+                f(value);
             }
             Instr::Load { dst, ptr, index, pred, .. } => {
                 f(dst);
@@ -319,3 +361,4 @@ fn statement_header(s: &Stmt) -> Stmt {
         _ => s.clone(),
     }
 }
+

@@ -190,13 +190,19 @@ pub fn cast(from: Elem, to: Elem, v: u64) -> u64 {
         (Elem::Handle, Elem::Handle) => v,
         (f, t) if f.is_int_or_uint() && t.is_int_or_uint() => t.wrap(v),
         (f, t) if f.is_int_or_uint() => {
-            let exact = f.as_i128(v);
+            // Canonical lanes hold the exact value as an i64 (signed) or u64 (unsigned).
+            let signed = matches!(f, Elem::Int(_));
             match t {
-                Elem::Float(32) => (exact as f32).to_bits() as u64,
-                Elem::Float(64) => (exact as f64).to_bits(),
+                Elem::Float(32) => (if signed { v as i64 as f32 } else { v as f32 }).to_bits() as u64,
+                Elem::Float(64) => (if signed { v as i64 as f64 } else { v as f64 }).to_bits(),
                 _ => {
                     // float16 / bfloat16 go through float32, or float64 for wide sources.
-                    let wide = if f.bits() > 32 { exact as f64 } else { exact as f32 as f64 };
+                    let wide = match (signed, f.bits() > 32) {
+                        (true, true) => v as i64 as f64,
+                        (true, false) => v as i64 as f32 as f64,
+                        (false, true) => v as f64,
+                        (false, false) => v as f32 as f64,
+                    };
                     t.from_f64(wide)
                 }
             }

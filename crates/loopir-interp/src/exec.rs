@@ -931,6 +931,27 @@ impl<'p> Machine<'p> {
                         }
                     }
                 }
+                Instr::AddI32 { dst, a, b } => {
+                    regs[*dst as usize] = (regs[*a as usize] as i32).wrapping_add(regs[*b as usize] as i32) as i64 as u64;
+                }
+                Instr::MulAddI32 { dst, a, b, c } => {
+                    let p = (regs[*a as usize] as i32).wrapping_mul(regs[*b as usize] as i32);
+                    regs[*dst as usize] = p.wrapping_add(regs[*c as usize] as i32) as i64 as u64;
+                    // Two operations of the IR.
+                    ops += 1;
+                }
+                Instr::SubI32 { dst, a, b } => {
+                    regs[*dst as usize] = (regs[*a as usize] as i32).wrapping_sub(regs[*b as usize] as i32) as i64 as u64;
+                }
+                Instr::MulI32 { dst, a, b } => {
+                    regs[*dst as usize] = (regs[*a as usize] as i32).wrapping_mul(regs[*b as usize] as i32) as i64 as u64;
+                }
+                Instr::MinI32 { dst, a, b } => {
+                    regs[*dst as usize] = (regs[*a as usize] as i64).min(regs[*b as usize] as i64) as u64;
+                }
+                Instr::MaxI32 { dst, a, b } => {
+                    regs[*dst as usize] = (regs[*a as usize] as i64).max(regs[*b as usize] as i64) as u64;
+                }
                 Instr::BinaryI32 { op, dst, a, b } => {
                     let (x, y) = (regs[*a as usize] as i64 as i32, regs[*b as usize] as i64 as i32);
                     let r: i32 = match op {
@@ -945,10 +966,43 @@ impl<'p> Machine<'p> {
                         BinOp::Ge => (x >= y) as i32,
                         BinOp::Eq => (x == y) as i32,
                         BinOp::Ne => (x != y) as i32,
+                        // Euclidean, zero for a zero divisor, i32::MIN / -1 wraps.
+                        BinOp::Div if y != 0 => (x as i64).div_euclid(y as i64) as i32,
+                        BinOp::Mod if y != 0 => (x as i64).rem_euclid(y as i64) as i32,
+                        BinOp::Div | BinOp::Mod => 0,
                         _ => arith::binary(*op, Elem::I32, x as i64 as u64, y as i64 as u64) as i64 as i32,
                     };
                     // Comparisons give a bool (0 or 1), which is also its int32 value.
                     regs[*dst as usize] = r as i64 as u64;
+                }
+                Instr::BinaryF32 { op, dst, a, b } => {
+                    let (x, y) = (f32::from_bits(regs[*a as usize] as u32), f32::from_bits(regs[*b as usize] as u32));
+                    regs[*dst as usize] = match op {
+                        BinOp::Add => (x + y).to_bits() as u64,
+                        BinOp::Sub => (x - y).to_bits() as u64,
+                        BinOp::Mul => (x * y).to_bits() as u64,
+                        BinOp::Div => (x / y).to_bits() as u64,
+                        BinOp::Lt => (x < y) as u64,
+                        BinOp::Gt => (x > y) as u64,
+                        _ => arith::binary(*op, Elem::Float(32), regs[*a as usize], regs[*b as usize]),
+                    };
+                }
+                Instr::LoadScalar { dst, ptr, index, elem, site } => {
+                    let idx = regs[*index as usize] as i64;
+                    match self.heap.load(regs[*ptr as usize], *elem, elem.bytes(), idx) {
+                        Ok(v) => regs[*dst as usize] = v,
+                        Err(e) => {
+                            let msg = format!("load of element {idx}: {e}");
+                            break_err!(self, *site, kind_of(&e), msg, ops, pc, pc_out)
+                        }
+                    }
+                }
+                Instr::StoreScalar { ptr, index, value, elem, site } => {
+                    let idx = regs[*index as usize] as i64;
+                    if let Err(e) = self.heap.store(regs[*ptr as usize], elem.bytes(), idx, regs[*value as usize]) {
+                        let msg = format!("store to element {idx}: {e}");
+                        break_err!(self, *site, kind_of(&e), msg, ops, pc, pc_out)
+                    }
                 }
                 Instr::Not { dst, a, lanes } => {
                     for i in 0..*lanes as usize {

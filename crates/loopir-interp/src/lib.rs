@@ -36,6 +36,7 @@
 //! | [`runtime`] | runtime functions and the [`Runtime`] trait for profiler, tracer, externs |
 //! | [`pipeline`] | running a whole pipeline: shapes, inputs from a seed, outputs |
 //! | [`error`] | errors naming the node and the cause |
+//! | [`eval`] | evaluating one expression at given values of its variables |
 
 pub mod arith;
 pub mod buffer;
@@ -45,6 +46,7 @@ pub mod compile;
 mod device;
 pub mod elem;
 pub mod error;
+pub mod eval;
 pub mod exec;
 pub mod heap;
 pub mod pipeline;

@@ -37,6 +37,9 @@ pub struct RunConfig {
     pub output_extents: FxHashMap<String, Vec<i32>>,
     /// Element types of buffers, where the program does not say.
     pub elems: FxHashMap<String, Elem>,
+    /// The output extents tried in turn, smallest first, when the caller gives none
+    /// (empty: [`DEFAULT_EXTENTS`]).
+    pub candidate_extents: Vec<i32>,
     /// Limits of each run.
     pub limits: Limits,
 }
@@ -70,7 +73,7 @@ pub enum ShapeSource {
 }
 
 /// Output extents tried in turn when the caller gives none.
-const CANDIDATE_EXTENTS: &[i32] = &[16, 32, 64, 128, 256];
+pub const DEFAULT_EXTENTS: &[i32] = &[16, 32, 64, 128, 256];
 
 /// Runs `program` as a pipeline (see the module documentation).
 pub fn run_pipeline(program: &Program, runtime: &mut dyn Runtime, config: &RunConfig) -> Result<PipelineRun, InterpError> {
@@ -86,8 +89,8 @@ pub fn run_pipeline(program: &Program, runtime: &mut dyn Runtime, config: &RunCo
     let outputs: Vec<&crate::BufferParam> = iface.buffers.iter().filter(|b| b.is_output).collect();
     let all_given = iface.buffers.iter().all(|b| config.shapes.contains_key(&*b.name));
     let explicit = outputs.iter().all(|b| config.shapes.contains_key(&*b.name) || config.output_extents.contains_key(&*b.name));
-    let candidates: Vec<Option<i32>> =
-        if explicit { vec![None] } else { CANDIDATE_EXTENTS.iter().map(|&e| Some(e)).collect() };
+    let tried = if config.candidate_extents.is_empty() { DEFAULT_EXTENTS } else { &config.candidate_extents[..] };
+    let candidates: Vec<Option<i32>> = if explicit { vec![None] } else { tried.iter().map(|&e| Some(e)).collect() };
     let mut last_err = None;
     for candidate in candidates {
         let mut shapes: FxHashMap<String, Vec<Dim>> = config.shapes.clone();

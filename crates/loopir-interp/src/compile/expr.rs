@@ -10,7 +10,7 @@
 //! held. Two known types that disagree are an error.
 
 use loopir::equality::with_stack;
-use loopir::{Expr, ExprKind, Type};
+use loopir::{BinOp, Expr, ExprKind, Type};
 
 use super::{Compiler, NONE};
 use crate::code::{Instr, Reg};
@@ -29,6 +29,11 @@ impl Val {
     fn hard(reg: Reg, ty: Type) -> Val {
         Val { reg, ty, soft: false }
     }
+}
+
+/// Whether `e` is a scalar `int32` product.
+fn is_mul_i32(e: &Expr) -> bool {
+    matches!(e.kind(), ExprKind::Binary(BinOp::Mul, a, b) if e.ty() == Type::INT32 && a.ty() == Type::INT32 && b.ty() == Type::INT32)
 }
 
 /// Whether two types are the same for the interpreter (handles of any C type agree).
@@ -153,6 +158,17 @@ impl Compiler<'_> {
                 Ok(Val::hard(dst, ty))
             }
             ExprKind::Variable(name) => self.variable(name, ty),
+            ExprKind::Binary(BinOp::Add, a, b) if ty == Type::INT32 && (is_mul_i32(a) || is_mul_i32(b)) => {
+                // `p*q + c`, the shape of most index arithmetic, in one instruction.
+                let (m, c) = if is_mul_i32(a) { (a, b) } else { (b, a) };
+                let ExprKind::Binary(_, p, q) = m.kind() else { return Err(self.bad("not a product")) };
+                let rp = self.expr_as(p, Type::INT32)?;
+                let rq = self.expr_as(q, Type::INT32)?;
+                let rc = self.expr_as(c, Type::INT32)?;
+                let dst = self.alloc(1);
+                self.emit(Instr::MulAddI32 { dst, a: rp, b: rq, c: rc });
+                Ok(Val::hard(dst, ty))
+            }
             ExprKind::Binary(op, a, b) => {
                 let va = self.expr(a)?;
                 let vb = self.expr(b)?;
@@ -167,7 +183,17 @@ impl Compiler<'_> {
                 let n = t.lanes();
                 let dst = self.alloc(n);
                 if n == 1 && elem == Elem::I32 {
-                    self.emit(Instr::BinaryI32 { op: *op, dst, a: ra, b: rb });
+                    let (a, b) = (ra, rb);
+                    self.emit(match op {
+                        BinOp::Add => Instr::AddI32 { dst, a, b },
+                        BinOp::Sub => Instr::SubI32 { dst, a, b },
+                        BinOp::Mul => Instr::MulI32 { dst, a, b },
+                        BinOp::Min => Instr::MinI32 { dst, a, b },
+                        BinOp::Max => Instr::MaxI32 { dst, a, b },
+                        _ => Instr::BinaryI32 { op: *op, dst, a, b },
+                    });
+                } else if n == 1 && elem == Elem::Float(32) {
+                    self.emit(Instr::BinaryF32 { op: *op, dst, a: ra, b: rb });
                 } else {
                     self.emit(Instr::Binary { op: *op, elem, dst, a: ra, b: rb, lanes: n });
                 }
@@ -208,7 +234,11 @@ impl Compiler<'_> {
                 let pred = if predicate.is_const_true() { NONE } else { self.expr_as(predicate, Type::bool(lanes))? };
                 let site = self.site_expr(e);
                 let dst = self.alloc(lanes);
-                self.emit(Instr::Load { dst, ptr: ptr.reg, index: ri, pred, elem, lanes, site });
+                if lanes == 1 && pred == NONE {
+                    self.emit(Instr::LoadScalar { dst, ptr: ptr.reg, index: ri, elem, site });
+                } else {
+                    self.emit(Instr::Load { dst, ptr: ptr.reg, index: ri, pred, elem, lanes, site });
+                }
                 Ok(Val { reg: dst, ty: elem.ty().with_lanes(lanes), soft: true })
             }
             ExprKind::Ramp { base, stride, lanes: count } => {
@@ -232,8 +262,9 @@ impl Compiler<'_> {
                 let mut cur = e.clone();
                 let mut names = Vec::new();
                 while let ExprKind::Let { name, value, body } = cur.kind() {
-                    let r = self.alloc(value.ty().lanes());
-                    let v = self.expr_into(value, r)?;
+                    // The value's register is not written again while the name is bound
+                    // (registers are reused only after the enclosing statement).
+                    let v = self.expr(value)?;
                     self.bind_let(name, v, value);
                     names.push(name.clone());
                     let next = body.clone();

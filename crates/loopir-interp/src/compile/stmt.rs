@@ -34,8 +34,7 @@ impl Compiler<'_> {
                 let mut cur = s.clone();
                 let mut names = Vec::new();
                 while let StmtKind::LetStmt { name, value, body } = cur.kind() {
-                    let r = self.alloc(value.ty().lanes());
-                    let v = self.expr_into(value, r).map_err(|e| Self::at(&cur, e))?;
+                    let v = self.expr(value).map_err(|e| Self::at(&cur, e))?;
                     self.bind_let(name, v, value);
                     names.push(name.clone());
                     let next = body.clone();
@@ -104,7 +103,11 @@ impl Compiler<'_> {
                 } else {
                     self.expr_as(predicate, Type::bool(ty.lanes())).map_err(|e| Self::at(s, e))?
                 };
-                self.emit(Instr::Store { ptr, index: ri, value: rv, pred, elem, lanes: ty.lanes(), site });
+if ty.lanes() == 1 && pred == NONE {
+                    self.emit(Instr::StoreScalar { ptr, index: ri, value: rv, elem, site });
+                } else {
+                    self.emit(Instr::Store { ptr, index: ri, value: rv, pred, elem, lanes: ty.lanes(), site });
+                }
                 Ok(())
             }
             StmtKind::Provide { name, values, args, predicate } => {

@@ -1,0 +1,138 @@
+//! loopir's passes checked by execution on the oracle: a pass's input and output must
+//! compute the same outputs from the same inputs.
+//!
+//! - the profiling pass (`inject_profiling`) on every profile case: its input and its
+//!   output run on the shapes the input's own bounds query asks for;
+//! - allocation bounds inference: its input (realizations whose bounds are still open)
+//!   and its output, on the shapes of the case's latest stage that answers a bounds
+//!   query;
+//! - computation bounds inference: its input has loops over bounds nothing defines yet
+//!   and cannot run, so its output is run against the reference's output instead.
+
+mod interp_support;
+
+use interp_support::{Agreement, cases_dir, compare_outputs, env_of, parse, reference_run, run};
+use loopir_interp::PipelineRun;
+use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
+
+/// The operations one run may execute.
+const LIMIT: u64 = 40_000_000;
+
+/// Cases whose profiling input cannot run, with a part of the reason.
+const PROFILE_CANNOT_RUN: &[(&str, &str)] = &[];
+
+/// Cases whose allocation bounds input or output cannot run, with a part of the reason.
+const ALLOC_CANNOT_RUN: &[(&str, &str)] = &[];
+
+/// Cases whose computation bounds output cannot run, with a part of the reason.
+const COMPUTE_CANNOT_RUN: &[(&str, &str)] = &[];
+
+fn case_names(file: &str) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(cases_dir())
+        .map(|rd| {
+            rd.flatten()
+                .filter(|e| e.path().join(file).is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// Checks every case, returns the problems (unlisted failures, disagreements, listed
+/// failures that no longer fail) and prints the counts.
+fn check_all(
+    what: &str,
+    file: &str,
+    listed: &[(&str, &str)],
+    check: impl Fn(&str) -> Result<Agreement, String>,
+) -> Vec<String> {
+    let mut problems = Vec::new();
+    let (mut exact, mut rounding, mut cannot) = (0, 0, 0);
+    for case in case_names(file) {
+        let known = listed.iter().find(|(c, _)| *c == case).map(|(_, w)| *w);
+        let result = check(&case);
+        match (&result, known) {
+            (Ok(Agreement::Exact), None) => exact += 1,
+            (Ok(Agreement::Rounding(_)), None) => rounding += 1,
+            (Ok(Agreement::Differs(d)), _) => problems.push(format!("{what} {case}: outputs differ: {d}")),
+            (Ok(_), Some(w)) => problems.push(format!("{what} {case}: listed as unable to run ({w}) but ran")),
+            (Err(why), known) => {
+                cannot += 1;
+                if !known.is_some_and(|w| why.contains(w)) {
+                    problems.push(format!("{what} {case}: cannot run: {why}"));
+                }
+            }
+        }
+        if std::env::var_os("LOOPIR_INTERP_REPORT").is_some() {
+            println!("REPORT {what} {case}: {result:?}");
+        }
+    }
+    println!("{what}: {exact} cases agree exactly, {rounding} up to float rounding, {cannot} cannot run");
+    problems
+}
+
+fn profile_case(case: &str) -> Result<Agreement, String> {
+    let dir = cases_dir().join(case);
+    let env_text = std::fs::read_to_string(dir.join("profile.env.json")).map_err(|e| e.to_string())?;
+    let env = FuncEnv::from_json(&env_text).map_err(|e| e.to_string())?;
+    let pipeline = env.pipeline_name().unwrap_or("pipeline").to_owned();
+    let input = parse(&dir, &dir.join("profile.input.stmt"))?;
+    let before = run(case, &input, None, LIMIT).map_err(|e| e.to_string())?;
+    let output = inject_profiling(&input, &pipeline, &env, &ProfileOptions::default()).map_err(|e| e.to_string())?;
+    let after = run(case, &output.stmt, Some(&before), LIMIT).map_err(|e| format!("the pass's output: {e}"))?;
+    Ok(compare_outputs(&after, &before))
+}
+
+/// The shapes of a case, from its latest stage that answers a bounds query.
+fn shapes(case: &str) -> Result<PipelineRun, String> {
+    reference_run(case, LIMIT).map(|(_, r)| r)
+}
+
+fn alloc_case(case: &str) -> Result<Agreement, String> {
+    let dir = cases_dir().join(case);
+    let env = env_of(&dir).ok_or("no bounds env")?;
+    let input = parse(&dir, &dir.join("allocbounds.input.stmt"))?;
+    let defs = parse(&dir, &dir.join("bounds.input.stmt"))?;
+    let fb = loopir_bounds::func_value_bounds::func_value_bounds_of_definitions(&defs, &env);
+    let output = loopir_bounds::allocation_bounds::allocation_bounds_inference(&input, &env, &fb, 0)
+        .map_err(|e| format!("the pass fails: {e}"))?;
+    let shaped = shapes(case)?;
+    let before = run(case, &input, Some(&shaped), LIMIT).map_err(|e| format!("the pass's input: {e}"))?;
+    let after = run(case, &output, Some(&shaped), LIMIT).map_err(|e| format!("the pass's output: {e}"))?;
+    Ok(compare_outputs(&after, &before))
+}
+
+fn compute_case(case: &str) -> Result<Agreement, String> {
+    let dir = cases_dir().join(case);
+    let env = env_of(&dir).ok_or("no bounds env")?;
+    let input = parse(&dir, &dir.join("bounds.input.stmt"))?;
+    let ctx = loopir_bounds::Ctx::new();
+    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
+    let output = loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, &input, &env)
+        .map_err(|e| format!("the pass fails: {e}"))?;
+    let expected = parse(&dir, &dir.join("bounds.expected.stmt"))?;
+    let shaped = shapes(case)?;
+    let theirs = run(case, &expected, Some(&shaped), LIMIT).map_err(|e| format!("the reference's output: {e}"))?;
+    let ours = run(case, &output, Some(&shaped), LIMIT).map_err(|e| format!("the pass's output: {e}"))?;
+    Ok(compare_outputs(&ours, &theirs))
+}
+
+#[test]
+fn profiling_keeps_the_meaning_of_every_profile_case() {
+    let problems = check_all("inject_profiling", "profile.input.stmt", PROFILE_CANNOT_RUN, profile_case);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn allocation_bounds_inference_keeps_the_meaning() {
+    let problems = check_all("allocation bounds inference", "allocbounds.input.stmt", ALLOC_CANNOT_RUN, alloc_case);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn computation_bounds_inference_computes_what_the_reference_computes() {
+    let problems = check_all("computation bounds inference", "bounds.input.stmt", COMPUTE_CANNOT_RUN, compute_case);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
