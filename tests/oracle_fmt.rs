@@ -47,7 +47,8 @@ fn every_oracle_file_reprints_byte_for_byte() {
                 for w in arity.wrong.drain(before..).collect::<Vec<_>>() {
                     failures.push(format!("{}: {w}", path.display()));
                 }
-                let printed = stmt_to_string_with(&stmt, PrintOptions { lossless });
+                let printed =
+                    stmt_to_string_with(&stmt, PrintOptions { lossless, ..PrintOptions::default() });
                 if printed == text { None } else { Some(support::first_difference(&text, &printed)) }
             }
             Err(e) => Some(format!("parse error: {e}")),

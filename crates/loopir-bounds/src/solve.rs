@@ -125,6 +125,13 @@ impl Mutator for InnermostSolver<'_> {
         }
     }
 
+    /// Only statements' conditions are solved, and expressions hold no statements: walking
+    /// them would change nothing and, on a DAG (the tracing pass shares each traced load's
+    /// arguments with its event), take time exponential in its depth.
+    fn mutate_expr(&mut self, e: &Expr) -> Expr {
+        e.clone()
+    }
+
     fn enter_let_stmt(&mut self, name: &Name, _value: &Expr) {
         self.push(name);
     }

@@ -9,9 +9,24 @@ use codespan_reporting::term::{self, termcolor::ColorChoice, termcolor::Standard
 use loopir::ParseError;
 
 use crate::commands::Input;
+use crate::error::CliError;
+use crate::streams::report;
 
-/// Prints a parse error with its location and a snippet of the input on standard error.
-pub fn report_parse_error(input: &Input, error: &ParseError) {
+/// Prints `error` on standard error: a parse error with its location and a snippet of the
+/// input, anything else as `error: message` (a closed pipe as nothing).
+pub fn report_error(error: &CliError) {
+    match error {
+        CliError::Input(message) | CliError::Io(message) => report(&format!("error: {message}\n")),
+        CliError::Usage(clap_error) => {
+            // clap's own rendering, with the usage line; colour as clap decides.
+            let _ = clap_error.print();
+        }
+        CliError::Parse(parse) => report_parse_error(&parse.0, &parse.1),
+        CliError::ClosedPipe => {}
+    }
+}
+
+fn report_parse_error(input: &Input, error: &ParseError) {
     let source = String::from_utf8_lossy(&input.bytes);
     let file = SimpleFile::new(input.name.as_str(), source.as_ref());
     let end = (error.offset + error.len.max(1)).min(source.len());
@@ -24,6 +39,6 @@ pub fn report_parse_error(input: &Input, error: &ParseError) {
     let config = term::Config::default();
     if term::emit_to_write_style(&mut writer.lock(), &config, &file, &diagnostic).is_err() {
         // Rendering failed (for example a closed stderr): fall back to the plain form.
-        eprint!("{}", error.render(&input.name));
+        report(&error.render(&input.name));
     }
 }

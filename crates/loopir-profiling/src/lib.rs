@@ -15,6 +15,7 @@
 //! assert!(out.stmt.to_string().contains("halide_profiler_set_current_func(profiler_instance, 4"));
 //! ```
 
+mod env_kind;
 pub mod profiling;
 
 pub use profiling::{

@@ -94,5 +94,8 @@ fn bad_environments_are_rejected() {
         .with_image(ImageTracing::embedded("i", Type::INT32));
     let s = Stmt::evaluate(Expr::i32(0));
     let err = run(&s, &dup, &RecordedBoxes::new()).expect_err("duplicate");
-    assert!(matches!(&err, TracingError::InvalidEnv(m) if m.contains("`i`")), "{err}");
+    assert!(
+        matches!(&err, TracingError::InvalidEnv { field, problem } if field == "images[1].name" && problem.contains("`i`")),
+        "{err}"
+    );
 }

@@ -138,7 +138,7 @@ fn run(path: &Path) -> String {
     let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let stmt = parse_stmt_with_env(&fx.body, &fx.env.parse_env())
         .unwrap_or_else(|e| panic!("{}: the statement does not parse: {e}", path.display()));
-    let lossless = stmt_to_string_with(&stmt, PrintOptions { lossless: true });
+    let lossless = stmt_to_string_with(&stmt, PrintOptions { lossless: true, ..PrintOptions::default() });
     assert_eq!(lossless, fx.body, "{}: the statement is not in printed form", path.display());
     if stem.starts_with("checker_") {
         return verdict(check_trace_hierarchy(&stmt));
@@ -147,7 +147,7 @@ fn run(path: &Path) -> String {
     match inject_tracing_with(&stmt, &fx.env, &options) {
         Ok(out) => {
             let unchanged = if out.same_as(&stmt) { "(the input statement itself)\n" } else { "" };
-            let text = stmt_to_string_with(&out, PrintOptions { lossless: true });
+            let text = stmt_to_string_with(&out, PrintOptions { lossless: true, ..PrintOptions::default() });
             format!("{unchanged}{text}--- {}", verdict(check_trace_hierarchy(&out)))
         }
         Err(e) => format!("error: {e}"),

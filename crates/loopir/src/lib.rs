@@ -15,10 +15,12 @@
 
 pub mod address_map;
 pub mod build;
+pub mod dialect;
 pub mod equality;
 pub mod error;
 pub mod expr;
 pub mod intrinsic;
+pub mod module;
 pub mod mutate;
 pub mod name_map;
 pub mod parse;
@@ -28,15 +30,17 @@ pub(crate) mod teardown;
 pub mod types;
 pub mod visit;
 
+pub use dialect::Dialect;
 pub use error::IrError;
 pub use expr::{
     BinOp, CallType, Expr, ExprAddress, ExprKind, ExprNode, ModulusRemainder, Name, VectorReduceOp, name,
 };
 pub use intrinsic::{Arity, Intrinsic, IntrinsicKind};
+pub use module::{Linkage, LoweredFunc, Module, ModuleBuffer, StmtFile};
 pub use mutate::{Mutator, TryMutator};
 pub use parse::{
-    ParseEnv, ParseError, ParseErrorKind, parse_expr, parse_expr_with_env, parse_stmt, parse_stmt_bytes,
-    parse_stmt_with_env,
+    ParseEnv, ParseError, ParseErrorKind, ParseOptions, Parsed, parse_expr, parse_expr_with_env, parse_stmt,
+    parse_stmt_bytes, parse_stmt_with_env, parse_stmt_with_options,
 };
 pub use print::{PrintOptions, expr_to_string, stmt_to_string, stmt_to_string_with};
 pub use stmt::{DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind};

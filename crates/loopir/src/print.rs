@@ -14,6 +14,7 @@ use std::fmt::Write as _;
 
 use rustc_hash::FxHashMap;
 
+use crate::dialect::{self, Dialect, TRACE_HELPER, TRACE_HELPER_ARGS, TRACE_THREAD_ID_ARG};
 use crate::equality::with_stack;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, Name};
 use crate::intrinsic::Intrinsic;
@@ -26,6 +27,18 @@ pub struct PrintOptions {
     /// Also print what Halide's text drops: the tuple element index of a call to a
     /// tuple-valued Func, as `f(x, y)[1]` (only for index 1 and above).
     pub lossless: bool,
+    /// The dialect to write (see [`crate::dialect`]). In Halide 21.0.0's, a loop prints its
+    /// extent ([`crate::dialect::loop_extent_from_max`]) and a trace call whose thread id
+    /// is the constant 0 prints without it; a trace call with another thread id has no
+    /// Halide 21 form and keeps it ([`crate::dialect::check_writable`] finds those).
+    pub dialect: Dialect,
+}
+
+impl PrintOptions {
+    /// The options that print in `dialect`, lossy.
+    pub fn dialect(dialect: Dialect) -> PrintOptions {
+        PrintOptions { lossless: false, dialect }
+    }
 }
 
 /// Prints a statement as Halide does.
@@ -108,6 +121,12 @@ fn bitwise_infix(name: &str, call_type: CallType, nargs: usize) -> Option<&'stat
         Intrinsic::BitwiseXor => Some(" ^ "),
         _ => None,
     }
+}
+
+/// Whether `name(args)` is a reference trace call whose thread id is the constant 0 (the
+/// thread id Halide 21.0.0's calls, which lack the argument, stand for).
+pub(crate) fn is_trace_call_with_thread_id_0(name: &str, args: &[Expr]) -> bool {
+    name == TRACE_HELPER && args.len() == TRACE_HELPER_ARGS && args[TRACE_THREAD_ID_ARG].as_int() == Some(0)
 }
 
 /// How a shuffle is spelled.
@@ -241,18 +260,26 @@ impl Printer {
         }
     }
 
+    fn is_reference(&self) -> bool {
+        self.options.dialect == Dialect::Reference
+    }
+
     fn expr_inner(&mut self, e: &Expr, implicit: bool) {
         let t = e.ty();
         match e.kind() {
             ExprKind::IntImm(v) => {
                 if t.is_int32() {
                     let _ = write!(self.out, "{v}");
-                } else {
+                } else if self.is_reference() {
                     let _ = write!(self.out, "{v}_i{}", t.bits());
+                } else {
+                    let _ = write!(self.out, "({t}){v}");
                 }
             }
             ExprKind::UIntImm(v) => {
-                if t.bits() == 1 {
+                if !self.is_reference() {
+                    let _ = write!(self.out, "({t}){v}");
+                } else if t.bits() == 1 {
                     self.out.push_str(if *v != 0 { "true" } else { "false" });
                 } else {
                     let _ = write!(self.out, "{v}_u{}", t.bits());
@@ -345,13 +372,14 @@ impl Printer {
                 self.out.push(')');
             }
             ExprKind::Call { name, args, call_type, value_index } => {
-                if let Some(sym) = bitwise_infix(name, *call_type, args.len()) {
+                let reference = self.is_reference();
+                if let Some(sym) = bitwise_infix(name, *call_type, args.len()).filter(|_| reference) {
                     self.open(implicit);
                     self.expr(&args[0], false);
                     self.out.push_str(sym);
                     self.expr(&args[1], false);
                     self.close(implicit);
-                } else if args.len() == 1 && e.is_intrinsic(Intrinsic::BitwiseNot) {
+                } else if reference && args.len() == 1 && e.is_intrinsic(Intrinsic::BitwiseNot) {
                     self.out.push_str("~(");
                     self.expr(&args[0], true);
                     self.out.push(')');
@@ -359,7 +387,14 @@ impl Printer {
                     self.typed_name_prefix(name, t);
                     self.out.push_str(name);
                     self.out.push('(');
-                    self.args(args);
+                    if !reference && is_trace_call_with_thread_id_0(name, args) {
+                        // Halide 21.0.0's trace calls have no thread id.
+                        let mut without = args.to_vec();
+                        without.remove(TRACE_THREAD_ID_ARG);
+                        self.args(&without);
+                    } else {
+                        self.args(args);
+                    }
                     self.out.push(')');
                     if self.options.lossless && *value_index > 0 {
                         let _ = write!(self.out, "[{value_index}]");
@@ -431,9 +466,14 @@ impl Printer {
                 self.out.push_str("slice_vectors(");
                 vec![begin as i64, stride as i64, count as i64]
             }
-            ShuffleForm::Transpose(c) => {
+            // Halide 21.0.0 prints a transpose as the general form.
+            ShuffleForm::Transpose(c) if self.is_reference() => {
                 self.out.push_str("transpose_vector(");
                 vec![c as i64]
+            }
+            ShuffleForm::Transpose(_) => {
+                self.out.push_str("shuffle(");
+                indices.iter().map(|&i| i as i64).collect()
             }
             ShuffleForm::General => {
                 self.out.push_str("shuffle(");
@@ -615,7 +655,11 @@ impl Printer {
                 self.push_known(name);
                 self.expr(min, true);
                 self.out.push_str(", ");
-                self.expr(max, true);
+                if self.is_reference() {
+                    self.expr(max, true);
+                } else {
+                    self.expr(&dialect::loop_extent_from_max(min, max), true);
+                }
                 self.out.push_str(") {\n");
                 self.body(body, 1);
                 self.ws(n);

@@ -32,7 +32,7 @@ fn every_ir_fixture_reprints_exactly_and_matches_its_structural_snapshot() {
                 continue;
             }
         };
-        let printed = stmt_to_string_with(&stmt, PrintOptions { lossless });
+        let printed = stmt_to_string_with(&stmt, PrintOptions { lossless, ..PrintOptions::default() });
         if printed != body {
             failures.push(format!(
                 "{file_name}: reprint differs: {}\n--- reprint ---\n{printed}",

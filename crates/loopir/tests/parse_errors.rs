@@ -23,6 +23,7 @@ const ALL_KINDS: &[ParseErrorKind] = &[
     ParseErrorKind::InvalidLiteral,
     ParseErrorKind::InvalidType,
     ParseErrorKind::InvalidNode,
+    ParseErrorKind::Dialect,
 ];
 
 fn unescape(text: &str) -> Vec<u8> {
@@ -96,4 +97,36 @@ fn every_parse_error_fixture_fails_with_its_kind_and_rendered_message() {
         settings.set_omit_expression(true);
         settings.bind(|| insta::assert_snapshot!(stem, text));
     }
+}
+
+/// The lenient reader (for hand-typed text) reports the strict reader's error on every
+/// fixture, except where the fixture's mistake is only one of layout, which it accepts.
+#[test]
+fn lenient_reading_keeps_the_errors_of_real_mistakes() {
+    use loopir::dialect::Dialect;
+    use loopir::{ParseOptions, parse_stmt_with_options};
+    let dir = common::fixtures_dir("parse_errors");
+    let mut report = Vec::new();
+    for path in common::files_with_ext(&dir, "stmt") {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
+        let text = std::fs::read_to_string(&path).expect("fixtures are UTF-8 (bad bytes are escaped)");
+        let (_, body) = common::split_fixture(&text);
+        let input = if name.ends_with(".escaped.stmt") { unescape(body) } else { body.as_bytes().to_vec() };
+        let strict = parse_stmt_bytes(&input, &ParseEnv::default()).expect_err("a parse-error fixture");
+        let options = ParseOptions { dialect: Some(Dialect::Reference), lenient: true };
+        let lenient = parse_stmt_with_options(&input, &ParseEnv::default(), options);
+        match lenient {
+            Err(e) if e == strict => {}
+            Err(e) => report.push(format!("{name}: {e}")),
+            Ok(_) => report.push(format!("{name}: accepted")),
+        }
+    }
+    let layout_only = [
+        "indent_close_brace.stmt: accepted",
+        "indent_too_deep.stmt: accepted",
+        "indent_top_level.stmt: accepted",
+        "text_empty_line.stmt: accepted",
+        "text_tab_indentation.stmt: accepted",
+    ];
+    assert_eq!(report, layout_only);
 }

@@ -726,7 +726,7 @@ fn generate(choices: Vec<u32>) -> Stmt {
 }
 
 fn round_trip(ir: &Stmt, lossless: bool) -> Result<(), TestCaseError> {
-    let opts = PrintOptions { lossless };
+    let opts = PrintOptions { lossless, ..PrintOptions::default() };
     let text = stmt_to_string_with(ir, opts);
     let parsed = match parse_stmt(&text) {
         Ok(s) => s,

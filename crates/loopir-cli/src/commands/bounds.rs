@@ -1,21 +1,21 @@
 //! `loopir bounds`: the region each Func and buffer is touched over, or (with `--infer`
 //! / `--infer-allocations`) computation or allocation bounds inference.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
 use loopir::stmt_to_string;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::compute_bounds::computation_bounds_inference;
-use loopir_bounds::cse::print_boxes;
+use loopir_bounds::cse::print_bound;
 use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::func_value_bounds::{func_value_bounds_from_text, func_value_bounds_of_definitions};
-use loopir_bounds::{Ctx, FuncValueBounds, Scope, boxes_touched};
+use loopir_bounds::{Bound, BoxMap, Ctx, FuncValueBounds, Scope, boxes_touched};
 
-use super::{parse_or_report, read_env, read_input};
+use super::{bounds_view, parse, read_env, read_input};
+use crate::error::{CliError, InFile};
+use crate::streams::{eprint, print, report};
 
 /// Arguments of `loopir bounds`.
 #[derive(Args)]
@@ -23,7 +23,7 @@ pub struct BoundsArgs {
     /// The `.stmt` file (`-` or nothing for standard input).
     file: Option<PathBuf>,
     /// The bounds env (`bounds.env.json`): realization order, outputs, Funcs' types and
-    /// explicit bounds. Needed by `--infer-allocations`; it also types Func calls.
+    /// explicit bounds. Read by `--infer` and `--infer-allocations` (which need it) only.
     #[arg(long)]
     env: Option<PathBuf>,
     /// Run computation bounds inference (pipelines whose Funcs have one pure stage each;
@@ -39,7 +39,9 @@ pub struct BoundsArgs {
     /// indices are read from its definitions, as the reference computes them once there;
     /// without it they are read from the input's Provides, which later passes may have
     /// rewritten.
-    #[arg(long, requires = "infer_allocations")]
+    // `conflicts_with`: clap drops the requirement of `--infer-allocations` when
+    // `--infer`, which conflicts with it, is given.
+    #[arg(long, requires = "infer_allocations", conflicts_with = "infer")]
     definitions: Option<PathBuf>,
     /// Print one JSON object with parse, pass and print times in nanoseconds on standard
     /// error.
@@ -48,14 +50,18 @@ pub struct BoundsArgs {
 }
 
 /// Runs `loopir bounds`.
-pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
-    let input = read_input(args.file.as_ref())?;
-    let env = read_env(args.env.as_ref(), BoundsEnv::from_json)?;
+pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
+    if args.env.is_some() && !args.infer && !args.infer_allocations {
+        return Err(CliError::input(
+            "--env is read by --infer and --infer-allocations only; without them `loopir bounds` \
+             prints the regions touched, which need no env",
+        ));
+    }
+    let input = read_input(args.file.as_deref())?;
+    let env = read_env(args.env.as_deref(), BoundsEnv::from_json)?;
     let parse_env = env.as_ref().map(BoundsEnv::parse_env).unwrap_or_default();
     let t0 = Instant::now();
-    let Some(stmt) = parse_or_report(&input, &parse_env) else {
-        return Ok(ExitCode::from(1));
-    };
+    let stmt = parse(&input, &parse_env)?;
     let parse_ns = t0.elapsed().as_nanos();
 
     let t1 = Instant::now();
@@ -63,9 +69,7 @@ pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
         (Some(env), true, _) => {
             let ctx = Ctx::new();
             ctx.seed_t(env.fresh_names.t.unwrap_or(0));
-            let out =
-                computation_bounds_inference(&ctx, &stmt, env).map_err(|e| format!("{}: {e}", input.name));
-            (out.map(Output::Stmt), t1.elapsed().as_nanos())
+            Output::Stmt(computation_bounds_inference(&ctx, &stmt, env).in_file(&input.name)?)
         }
         (Some(env), _, true) => {
             // Data-dependent indices are bounded by the value ranges of the Funcs they
@@ -73,49 +77,70 @@ pub fn run(args: &BoundsArgs) -> Result<ExitCode, String> {
             let func_bounds = match &args.definitions {
                 Some(path) => {
                     let defs = read_input(Some(path))?;
-                    let Some(defs) = parse_or_report(&defs, &parse_env) else {
-                        return Ok(ExitCode::from(1));
-                    };
-                    func_value_bounds_of_definitions(&defs, env)
+                    func_value_bounds_of_definitions(&parse(&defs, &parse_env)?, env)
                 }
                 None => func_value_bounds_from_text(&Ctx::new(), &stmt),
             };
-            let out = allocation_bounds_inference(&stmt, env, &func_bounds, 0)
-                .map_err(|e| format!("{}: {e}", input.name));
-            (out.map(Output::Stmt), t1.elapsed().as_nanos())
+            Output::Stmt(allocation_bounds_inference(&stmt, env, &func_bounds, 0).in_file(&input.name)?)
         }
         _ => {
             let ctx = Ctx::new();
             let scope = Scope::new();
             let func_bounds = FuncValueBounds::default();
-            let boxes =
-                boxes_touched(&ctx, &stmt, &scope, &func_bounds).map_err(|e| format!("{}: {e}", input.name));
-            (boxes.map(|b| Output::Boxes(Box::new(ctx), b)), t1.elapsed().as_nanos())
+            let all_accesses = bounds_view::with_all_accesses(&stmt);
+            let boxes = boxes_touched(&ctx, &all_accesses, &scope, &func_bounds).in_file(&input.name)?;
+            Output::Boxes(Box::new(ctx), boxes)
         }
     };
-    let (output, pass_ns) = output;
-    let output = match output {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Ok(ExitCode::from(1));
-        }
-    };
+    let pass_ns = t1.elapsed().as_nanos();
 
     let t2 = Instant::now();
     let text = match output {
         Output::Stmt(s) => stmt_to_string(&s),
-        Output::Boxes(ctx, boxes) => print_boxes(&ctx, &boxes),
+        Output::Boxes(ctx, boxes) => {
+            if boxes.is_empty() {
+                report(&format!(
+                    "note: {}: no Func, image or buffer is read or written: the statement has no \
+                     call to a Func or image, no Provide, no Load and no Store\n",
+                    input.name
+                ));
+            }
+            print_regions(&ctx, &boxes)
+        }
     };
     let print_ns = t2.elapsed().as_nanos();
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))?;
+    print(text.as_bytes())?;
     if args.timings {
-        eprintln!("{{\"parse_ns\": {parse_ns}, \"pass_ns\": {pass_ns}, \"print_ns\": {print_ns}}}");
+        eprint(&format!("{{\"parse_ns\": {parse_ns}, \"pass_ns\": {pass_ns}, \"print_ns\": {print_ns}}}\n"))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// One line per Func or buffer, `name: [min, max], ...`, each finite end after CSE (as
+/// [`loopir_bounds::cse::print_boxes`], with the names and loads of flattened buffers
+/// restored).
+fn print_regions(ctx: &Ctx, boxes: &BoxMap) -> String {
+    let end = |b: &Bound| match b {
+        Bound::Finite(e) => print_bound(ctx, &Bound::Finite(bounds_view::restore_loads(e))),
+        other => print_bound(ctx, other),
+    };
+    let mut text = String::new();
+    for (name, region) in boxes {
+        text.push_str(bounds_view::display_name(name));
+        text.push(':');
+        for (i, interval) in region.bounds.iter().enumerate() {
+            text.push_str(if i == 0 { " [" } else { ", [" });
+            text.push_str(&end(&interval.min));
+            text.push_str(", ");
+            text.push_str(&end(&interval.max));
+            text.push(']');
+        }
+        text.push('\n');
+    }
+    text
 }
 
 enum Output {
     Stmt(loopir::Stmt),
-    Boxes(Box<Ctx>, loopir_bounds::BoxMap),
+    Boxes(Box<Ctx>, BoxMap),
 }

@@ -4,9 +4,7 @@
 //! The passes come from [`PASSES`], a registry with one entry per pass: adding a pass to
 //! the command is adding one entry there.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
@@ -14,7 +12,10 @@ use loopir::{ParseEnv, Stmt, stmt_to_string};
 use loopir_profiling::{FuncEnv, ProfileOptions, TraceEnv, inject_profiling, inject_tracing};
 
 use super::profile::ProfileOptionArgs;
-use super::{parse_or_report, read_input};
+use super::save_temps::{SaveTemps, step_file_name};
+use super::{parse, read_env_text, read_input};
+use crate::error::{CliError, InFile};
+use crate::streams::{eprint, print};
 
 /// Arguments of `loopir lower`.
 #[derive(Args)]
@@ -34,7 +35,8 @@ pub struct LowerArgs {
     pipeline: Option<String>,
     /// Write the IR as parsed to DIR/00.input.stmt and the IR after the K-th pass to
     /// DIR/K.PASS.stmt (K in two digits, more if there are 100 passes or more). DIR is
-    /// created if needed; files of the same names are replaced.
+    /// created if needed; the NN.PASS.stmt files of an earlier run are removed first, and
+    /// files are replaced, never written through a symbolic link.
     #[arg(long, value_name = "DIR")]
     save_temps: Option<PathBuf>,
     /// Print one JSON object on standard error: parse time, each pass's time and the time
@@ -42,7 +44,7 @@ pub struct LowerArgs {
     #[arg(long)]
     timings: bool,
     /// List the available passes and exit.
-    #[arg(long)]
+    #[arg(long, exclusive = true)]
     list_passes: bool,
     /// Options of the `profile` pass.
     #[command(flatten)]
@@ -77,8 +79,8 @@ pub struct Pass {
     pub summary: &'static str,
     /// What `--env NAME=FILE` holds for it.
     pub env: &'static str,
-    /// Runs the pass; `Err` is a message for the user.
-    pub run: fn(&Stmt, Option<&EnvFile>, &PassContext<'_>) -> Result<Stmt, String>,
+    /// Runs the pass.
+    pub run: fn(&Stmt, Option<&EnvFile>, &PassContext<'_>) -> Result<Stmt, CliError>,
 }
 
 /// The passes `loopir lower` can run.
@@ -110,39 +112,43 @@ pub const PASSES: &[Pass] = &[
     },
 ];
 
-fn run_profile(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'_>) -> Result<Stmt, String> {
+fn run_profile(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'_>) -> Result<Stmt, CliError> {
     let env = match env {
-        Some(f) => FuncEnv::from_json(&f.text).map_err(|e| format!("{}: {e}", f.path.display()))?,
+        Some(f) => FuncEnv::from_json(&f.text).in_file(f.path.display())?,
         None => FuncEnv::infer_from_stmt(stmt),
     };
     if ctx.profile_options.is_empty() {
         // Level 0: the pass is off and needs nothing.
         return Ok(stmt.clone());
     }
-    let pipeline = ctx
-        .pipeline
-        .or(env.pipeline_name())
-        .ok_or("no pipeline name: pass --pipeline NAME or an --env profile=FILE that names the pipeline")?;
-    inject_profiling(stmt, pipeline, &env, &ctx.profile_options).map(|p| p.stmt).map_err(|e| e.to_string())
+    let pipeline = ctx.pipeline.or(env.pipeline_name()).ok_or_else(|| {
+        CliError::input(
+            "no pipeline name: pass --pipeline NAME or an --env profile=FILE that names the pipeline",
+        )
+    })?;
+    inject_profiling(stmt, pipeline, &env, &ctx.profile_options)
+        .map(|p| p.stmt)
+        .map_err(|e| CliError::input(e.to_string()))
 }
 
-fn run_trace(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, String> {
-    let Some(f) = env else {
-        return Err("the trace pass needs its environment: --env trace=TRACE_ENV.json".into());
-    };
-    let env = TraceEnv::from_json(&f.text).map_err(|e| format!("{}: {e}", f.path.display()))?;
-    inject_tracing(stmt, &env).map_err(|e| e.to_string())
+/// The environment file a pass cannot run without.
+fn required<'e>(env: Option<&'e EnvFile>, pass: &str, what: &str) -> Result<&'e EnvFile, CliError> {
+    env.ok_or_else(|| CliError::input(format!("the {pass} pass needs its environment: --env {pass}={what}")))
 }
 
-fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'_>) -> Result<Stmt, String> {
-    let Some(f) = env else {
-        return Err(
-            "the allocation_bounds pass needs its environment: --env allocation_bounds=BOUNDS_ENV.json"
-                .into(),
-        );
-    };
-    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text)
-        .map_err(|e| format!("{}: {e}", f.path.display()))?;
+fn run_trace(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, CliError> {
+    let f = required(env, "trace", "TRACE_ENV.json")?;
+    let env = TraceEnv::from_json(&f.text).in_file(f.path.display())?;
+    inject_tracing(stmt, &env).map_err(|e| CliError::input(e.to_string()))
+}
+
+fn run_allocation_bounds(
+    stmt: &Stmt,
+    env: Option<&EnvFile>,
+    ctx: &PassContext<'_>,
+) -> Result<Stmt, CliError> {
+    let f = required(env, "allocation_bounds", "BOUNDS_ENV.json")?;
+    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
     // Without an earlier `bounds` pass, the Provides of this statement stand in for the
     // definitions.
     let func_bounds = ctx.func_value_bounds.borrow().clone().unwrap_or_else(|| {
@@ -152,25 +158,22 @@ fn run_allocation_bounds(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'
         ))
     });
     loopir_bounds::allocation_bounds::allocation_bounds_inference(stmt, &env, &func_bounds, 0)
-        .map_err(|e| e.to_string())
+        .map_err(|e| CliError::input(e.to_string()))
 }
 
 fn run_computation_bounds(
     stmt: &Stmt,
     env: Option<&EnvFile>,
     pass_ctx: &PassContext<'_>,
-) -> Result<Stmt, String> {
-    let Some(f) = env else {
-        return Err("the bounds pass needs its environment: --env bounds=BOUNDS_ENV.json".into());
-    };
-    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text)
-        .map_err(|e| format!("{}: {e}", f.path.display()))?;
+) -> Result<Stmt, CliError> {
+    let f = required(env, "bounds", "BOUNDS_ENV.json")?;
+    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
     let ctx = loopir_bounds::Ctx::new();
     ctx.seed_t(env.fresh_names.t.unwrap_or(0));
     let func_bounds = loopir_bounds::func_value_bounds::func_value_bounds_from_text(&ctx, stmt);
     let out =
         loopir_bounds::compute_bounds::computation_bounds_inference_with(&ctx, stmt, &env, &func_bounds)
-            .map_err(|e| e.to_string());
+            .map_err(|e| CliError::input(e.to_string()));
     *pass_ctx.func_value_bounds.borrow_mut() = Some(std::rc::Rc::new(func_bounds));
     out
 }
@@ -194,79 +197,97 @@ fn list_passes() -> String {
 }
 
 /// The passes named by `--passes`, or a message naming the unknown one.
-fn resolve_passes(names: &[String]) -> Result<Vec<&'static Pass>, String> {
+fn resolve_passes(names: &[String]) -> Result<Vec<&'static Pass>, CliError> {
     let names: Vec<&str> = names.iter().map(|n| n.trim()).collect();
     if names.is_empty() || names.iter().all(|n| n.is_empty()) {
-        return Err(format!("--passes names no pass; available passes: {}", available()));
+        return Err(CliError::input(format!("--passes names no pass; available passes: {}", available())));
     }
     names
         .iter()
         .map(|&n| {
             if n.is_empty() {
-                return Err(format!("--passes has an empty pass name; available passes: {}", available()));
+                return Err(CliError::input(format!(
+                    "--passes has an empty pass name; available passes: {}",
+                    available()
+                )));
             }
-            find_pass(n)
-                .ok_or_else(|| format!("unknown pass `{n}` in --passes; available passes: {}", available()))
+            find_pass(n).ok_or_else(|| {
+                CliError::input(format!("unknown pass `{n}` in --passes; available passes: {}", available()))
+            })
         })
         .collect()
 }
 
 /// Reads the `--env PASS=FILE` arguments; each must name a pass of `--passes`, once.
-fn read_envs(specs: &[String], passes: &[&Pass]) -> Result<Vec<(&'static str, EnvFile)>, String> {
+fn read_envs(specs: &[String], passes: &[&Pass]) -> Result<Vec<(&'static str, EnvFile)>, CliError> {
     let mut out: Vec<(&'static str, EnvFile)> = Vec::new();
     for spec in specs {
         let Some((name, path)) = spec.split_once('=') else {
-            return Err(format!("--env {spec}: expected PASS=FILE (e.g. --env profile=profile.env.json)"));
+            return Err(CliError::input(format!(
+                "--env {spec}: expected PASS=FILE (e.g. --env profile=profile.env.json)"
+            )));
         };
         let Some(pass) = find_pass(name.trim()) else {
-            return Err(format!("--env {spec}: unknown pass `{name}`; available passes: {}", available()));
+            return Err(CliError::input(format!(
+                "--env {spec}: unknown pass `{name}`; available passes: {}",
+                available()
+            )));
         };
         if !passes.iter().any(|p| p.name == pass.name) {
-            return Err(format!("--env {spec}: pass `{}` is not in --passes", pass.name));
+            return Err(CliError::input(format!("--env {spec}: pass `{}` is not in --passes", pass.name)));
         }
         if out.iter().any(|(n, _)| *n == pass.name) {
-            return Err(format!("--env {spec}: a second environment for pass `{}`", pass.name));
+            return Err(CliError::input(format!(
+                "--env {spec}: a second environment for pass `{}`",
+                pass.name
+            )));
         }
         let path = PathBuf::from(path);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let text = read_env_text(&path)?;
         out.push((pass.name, EnvFile { path, text }));
     }
     Ok(out)
 }
 
-/// The name under which the IR after step `step` (0 = the input) is saved.
-fn temp_name(step: usize, pass: &str, total_passes: usize) -> String {
-    let width = total_passes.to_string().len().max(2);
-    format!("{step:0width$}.{pass}.stmt")
-}
-
-fn save(dir: &Path, name: &str, text: &str) -> Result<(), String> {
-    let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+/// Flags that only the `profile` pass reads are refused when it does not run: silently
+/// ignored, they would leave the user believing they took effect.
+fn check_profile_flags(args: &LowerArgs, passes: &[&Pass]) -> Result<(), CliError> {
+    if passes.iter().any(|p| p.name == "profile") {
+        return Ok(());
+    }
+    let flag = if args.pipeline.is_some() {
+        "--pipeline"
+    } else if args.profile.given() {
+        "the profiling options (--level, --only, --no-*)"
+    } else {
+        return Ok(());
+    };
+    Err(CliError::input(format!("{flag}: only the profile pass reads it, and it is not in --passes")))
 }
 
 /// Runs `loopir lower`.
-pub fn run(args: &LowerArgs) -> Result<ExitCode, String> {
+pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     if args.list_passes {
-        print!("{}", list_passes());
-        return Ok(ExitCode::SUCCESS);
+        return print(list_passes().as_bytes());
     }
     // Everything that can be checked before reading the input is checked first.
     let passes = resolve_passes(&args.passes)?;
+    check_profile_flags(args, &passes)?;
     let envs = read_envs(&args.envs, &passes)?;
-    if let Some(dir) = &args.save_temps {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    let input = read_input(args.file.as_ref())?;
+    let temps = args.save_temps.as_deref().map(SaveTemps::prepare).transpose()?;
+    let input = read_input(args.file.as_deref())?;
 
-    let t0 = Instant::now();
-    let Some(mut stmt) = parse_or_report(&input, &ParseEnv::default()) else {
-        return Ok(ExitCode::from(1));
+    // The trace pass tells Func calls from image loads by their call kinds, which only its
+    // env can give the parser (untyped, an image's loads would silently go untraced).
+    let parse_env = match envs.iter().find(|(name, _)| *name == "trace") {
+        Some((_, f)) => TraceEnv::from_json(&f.text).in_file(f.path.display())?.parse_env(),
+        None => ParseEnv::default(),
     };
+    let t0 = Instant::now();
+    let mut stmt = parse(&input, &parse_env)?;
     let parse_ns = t0.elapsed().as_nanos();
-    if let Some(dir) = &args.save_temps {
-        save(dir, &temp_name(0, "input", passes.len()), &stmt_to_string(&stmt))?;
+    if let Some(temps) = &temps {
+        temps.save(&step_file_name(0, "input", passes.len()), &stmt_to_string(&stmt))?;
     }
 
     let ctx = PassContext {
@@ -280,31 +301,30 @@ pub fn run(args: &LowerArgs) -> Result<ExitCode, String> {
         let t = Instant::now();
         let result = (pass.run)(&stmt, env, &ctx);
         pass_ns.push((pass.name, t.elapsed().as_nanos()));
-        stmt = match result {
-            Ok(s) => s,
-            Err(e) => {
-                eprintln!("error: {}: pass {} (`{}`): {e}", input.name, i + 1, pass.name);
-                return Ok(ExitCode::from(1));
+        stmt = result.map_err(|e| match e {
+            CliError::Input(m) => {
+                CliError::Input(format!("{}: pass {} (`{}`): {m}", input.name, i + 1, pass.name))
             }
-        };
-        if let Some(dir) = &args.save_temps {
-            save(dir, &temp_name(i + 1, pass.name, passes.len()), &stmt_to_string(&stmt))?;
+            other => other,
+        })?;
+        if let Some(temps) = &temps {
+            temps.save(&step_file_name(i + 1, pass.name, passes.len()), &stmt_to_string(&stmt))?;
         }
     }
 
     let t1 = Instant::now();
     let text = stmt_to_string(&stmt);
     let print_ns = t1.elapsed().as_nanos();
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))?;
+    print(text.as_bytes())?;
     if args.timings {
         let passes: Vec<String> =
             pass_ns.iter().map(|(name, ns)| format!("{{\"pass\": \"{name}\", \"ns\": {ns}}}")).collect();
-        eprintln!(
-            "{{\"parse_ns\": {parse_ns}, \"passes\": [{}], \"print_ns\": {print_ns}}}",
+        eprint(&format!(
+            "{{\"parse_ns\": {parse_ns}, \"passes\": [{}], \"print_ns\": {print_ns}}}\n",
             passes.join(", ")
-        );
+        ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -319,9 +339,16 @@ mod tests {
         }
     }
 
+    fn message(e: CliError) -> String {
+        match e {
+            CliError::Input(m) => m,
+            _ => "not an input error".into(),
+        }
+    }
+
     #[test]
     fn unknown_passes_are_named_with_the_available_ones() {
-        let e = resolve_passes(&["profile".into(), "simplify".into()]).err().unwrap_or_default();
+        let e = resolve_passes(&["profile".into(), "simplify".into()]).err().map(message).unwrap_or_default();
         assert!(
             e.contains("unknown pass `simplify`")
                 && e.contains("available passes: profile, trace, bounds, allocation_bounds"),
@@ -329,12 +356,5 @@ mod tests {
         );
         assert!(resolve_passes(&[]).is_err());
         assert!(resolve_passes(&["profile".into(), "".into()]).is_err());
-    }
-
-    #[test]
-    fn temp_names_sort_in_pass_order() {
-        assert_eq!(temp_name(0, "input", 2), "00.input.stmt");
-        assert_eq!(temp_name(2, "profile", 2), "02.profile.stmt");
-        assert_eq!(temp_name(7, "trace", 120), "007.trace.stmt");
     }
 }

@@ -1,15 +1,18 @@
-//! `loopir profile`: the inject-profiling pass on a `.stmt` file.
+//! `loopir profile`: the inject-profiling pass on a `.stmt` file, in either dialect; on a
+//! module file, on its pipeline's function.
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Args;
-use loopir::{ParseEnv, stmt_to_string};
+use loopir::dialect::Dialect;
+use loopir::{ParseEnv, StmtFile};
 use loopir_profiling::{Feature, FuncEnv, ProfileOptions, inject_profiling};
 
-use super::{parse_or_report, read_env, read_input};
+use super::fmt::{ReadArgs, read_stmt_file, write_stmt_file};
+use super::{read_env, read_input};
+use crate::error::{CliError, InFile};
+use crate::streams::{eprint, print};
 
 /// Arguments of `loopir profile`.
 #[derive(Args)]
@@ -20,7 +23,8 @@ pub struct ProfileArgs {
     /// produce/consume name is taken for a profiled Func.
     #[arg(long)]
     env: Option<PathBuf>,
-    /// The pipeline name (default: the env's `pipeline`).
+    /// The pipeline name (default: the env's `pipeline`, else the name of a module file's
+    /// pipeline function).
     #[arg(long)]
     pipeline: Option<String>,
     /// Print the entry table as the profiler report's tree instead of the statement.
@@ -31,7 +35,9 @@ pub struct ProfileArgs {
     #[arg(long)]
     json: bool,
     /// With `--entries`: print each row's stable key (16 hex digits) before it.
-    #[arg(long, requires = "entries")]
+    // `conflicts_with`: clap drops the requirement of `--entries` when `--json`, which
+    // conflicts with it, is given.
+    #[arg(long, requires = "entries", conflicts_with = "json")]
     keys: bool,
     #[command(flatten)]
     features: ProfileOptionArgs,
@@ -42,69 +48,91 @@ pub struct ProfileArgs {
     /// nanoseconds on standard error.
     #[arg(long)]
     timings: bool,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Write the output in this dialect (`reference` or `21`; default: the input's).
+    #[arg(long, value_name = "DIALECT")]
+    to: Option<Dialect>,
 }
 
 /// Runs `loopir profile`.
-pub fn run(args: &ProfileArgs) -> Result<ExitCode, String> {
-    let input = read_input(args.file.as_ref())?;
-    let env = read_env(args.env.as_ref(), FuncEnv::from_json)?;
+pub fn run(args: &ProfileArgs) -> Result<(), CliError> {
+    let input = read_input(args.file.as_deref())?;
+    let env = read_env(args.env.as_deref(), FuncEnv::from_json)?;
 
     let t0 = Instant::now();
-    let Some(stmt) = parse_or_report(&input, &ParseEnv::default()) else {
-        return Ok(ExitCode::from(1));
-    };
+    let parsed = read_stmt_file(&input, &ParseEnv::default(), &args.read)?;
     let parse_ns = t0.elapsed().as_nanos();
+    let mut file = parsed.value;
 
+    // A module is profiled in its pipeline's function, which names the pipeline.
+    let (stmt, module_pipeline) = match &file {
+        StmtFile::Stmt(s) => (s.clone(), None),
+        StmtFile::Module(m) => {
+            let f = m.pipeline().ok_or_else(|| {
+                CliError::input(format!("{}: the module has no pipeline function to profile", input.name))
+            })?;
+            (f.body.clone(), Some(f.name.clone()))
+        }
+    };
     let env = env.unwrap_or_else(|| FuncEnv::infer_from_stmt(&stmt));
     let pipeline = args
         .pipeline
         .as_deref()
         .or(env.pipeline_name())
-        .ok_or("no pipeline name: pass --pipeline NAME or an --env that names the pipeline")?
+        .or(module_pipeline.as_deref())
+        .ok_or_else(|| {
+            CliError::input(
+                "no pipeline name: pass --pipeline NAME, an --env that names the pipeline, or a module file",
+            )
+        })?
         .to_owned();
 
     let options = args.features.options();
     let mut pass_times = Vec::with_capacity(args.repeat as usize);
-    let mut result = None;
+    let mut profiled = None;
     for _ in 0..args.repeat {
         let t = Instant::now();
         let r = inject_profiling(&stmt, &pipeline, &env, &options);
         pass_times.push(t.elapsed().as_nanos());
-        result = Some(r);
+        profiled = Some(r.in_file(&input.name)?);
     }
-    let profiled = match result {
-        Some(Ok(p)) => p,
-        Some(Err(e)) => {
-            eprintln!("error: {}: {e}", input.name);
-            return Ok(ExitCode::from(1));
-        }
-        None => return Err("the pass did not run".into()),
-    };
+    // `--repeat` is at least 1.
+    let profiled = profiled.ok_or_else(|| CliError::input("--repeat 0: the pass did not run"))?;
 
     let t1 = Instant::now();
-    let text = if args.entries && args.keys {
-        profiled.entries.render_tree_with_keys()
+    let text: Vec<u8> = if args.entries && args.keys {
+        profiled.entries.render_tree_with_keys().into_bytes()
     } else if args.entries {
-        profiled.entries.render_tree()
+        profiled.entries.render_tree().into_bytes()
     } else if args.json {
         let mut j = profiled.entries.to_json();
         j.push('\n');
-        j
+        j.into_bytes()
     } else {
-        stmt_to_string(&profiled.stmt)
+        match &mut file {
+            StmtFile::Stmt(s) => *s = profiled.stmt,
+            StmtFile::Module(m) => {
+                if let Some(i) = m.pipeline_index() {
+                    m.functions[i].body = profiled.stmt;
+                }
+            }
+        }
+        // A module's buffers are bytes, not text.
+        write_stmt_file(&file, args.to.unwrap_or(parsed.dialect), false, &input.name)?
     };
     let print_ns = t1.elapsed().as_nanos();
 
-    std::io::stdout().lock().write_all(text.as_bytes()).map_err(|e| format!("cannot write output: {e}"))?;
+    print(&text)?;
     if args.timings {
         pass_times.sort_unstable();
         let median = pass_times[pass_times.len() / 2];
-        eprintln!(
-            "{{\"parse_ns\": {parse_ns}, \"pass_ns\": {median}, \"print_ns\": {print_ns}, \"repeat\": {}}}",
+        eprint(&format!(
+            "{{\"parse_ns\": {parse_ns}, \"pass_ns\": {median}, \"print_ns\": {print_ns}, \"repeat\": {}}}\n",
             args.repeat
-        );
+        ))?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The profiling level and feature flags, shared by `loopir profile` and `loopir lower`.
@@ -149,6 +177,26 @@ fn parse_features(s: &str) -> Result<ProfileOptions, String> {
 }
 
 impl ProfileOptionArgs {
+    /// Whether any of these flags is on the command line.
+    pub fn given(&self) -> bool {
+        let Self {
+            level,
+            only,
+            no_timing,
+            no_heap,
+            no_stack,
+            no_threads,
+            no_tokens,
+            no_copies,
+            no_device_sync,
+        } = self;
+        level.is_some()
+            || only.is_some()
+            || [no_timing, no_heap, no_stack, no_threads, no_tokens, no_copies, no_device_sync]
+                .into_iter()
+                .any(|f| *f)
+    }
+
     /// The options these flags select.
     pub fn options(&self) -> ProfileOptions {
         let base = match (self.only, self.level) {

@@ -326,7 +326,9 @@ impl EntryTable {
 
     /// The table as the first column of the profiler report: one line per row, in report
     /// order, nested with `├`, `└` and `│`. Allocation rows are marked `(allocation)`;
-    /// copy rows carry `(copy to host)` / `(copy to device)` in their names.
+    /// copy rows carry `(copy to host)` / `(copy to device)` in their names. A name's
+    /// backslashes and control characters are escaped (`\\`, `\n`, `\t`, `\r`,
+    /// `\u{..}`), so that each row stays one line.
     pub fn render_tree(&self) -> String {
         self.render_tree_impl(false)
     }
@@ -374,7 +376,7 @@ impl EntryTable {
                 }
                 out.push_str(if is_last(e) { "└" } else { "├" });
             }
-            out.push_str(&e.display_name);
+            push_escaped(&mut out, &e.display_name);
             if e.kind == EntryKind::Allocation {
                 out.push_str(" (allocation)");
             }
@@ -407,6 +409,22 @@ impl<'a> IntoIterator for &'a EntryTable {
 
 /// The report name of a new row: a Func's display-name override (exact name only), or the
 /// member list of a fused `allocgroup__` buffer, or the IR name itself.
+/// Appends `name` with `\` and control characters (line breaks above all) escaped.
+fn push_escaped(out: &mut String, name: &str) {
+    for c in name.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') => {
+                out.extend(c.escape_unicode());
+            }
+            c => out.push(c),
+        }
+    }
+}
+
 fn display_name_for(ir_name: &str, kind: EntryKind, env: &FuncEnv) -> String {
     match kind {
         EntryKind::Func => {

@@ -1,14 +1,21 @@
 //! What the profiling pass knows about Funcs beyond the IR: which names are Funcs, which
 //! of them opted out of profiling, and which have a display name for the report.
+//!
+//! Reading rejects unknown fields (and names another pass's environment file as such);
+//! [`FuncEnv::check_against`], run at the start of the pass, rejects an environment that
+//! contradicts the statement.
 
-use loopir::{Stmt, StmtKind};
+use loopir::visit::{Visitor, walk_stmt};
+use loopir::{Expr, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use super::error::EnvError;
+use super::error::{EnvError, ProfilingError};
+use crate::env_kind::EnvKind;
 
 /// One Func of the environment.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FuncInfo {
     /// The Func's IR name (the name of its produce/consume nodes).
     pub name: String,
@@ -47,6 +54,7 @@ impl FuncInfo {
 
 /// The `profile.env.json` document: the pipeline name and the Funcs.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct EnvDocument {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pipeline: Option<String>,
@@ -86,9 +94,13 @@ impl FuncEnv {
 
     /// Reads the `profile.env.json` schema:
     /// `{"pipeline": "out", "funcs": [{"name": "f", "display_name": "…", "profile": false}]}`.
-    /// The pipeline name, if present, is available from [`FuncEnv::pipeline_name`].
+    /// The pipeline name, if present, is available from [`FuncEnv::pipeline_name`]. An
+    /// unknown field is an error naming it (with its line and column); so is another
+    /// pass's environment file, which the message names. The caller knows the file and
+    /// should name it.
     pub fn from_json(text: &str) -> Result<FuncEnv, EnvError> {
-        let doc: EnvDocument = serde_json::from_str(text)?;
+        let doc: EnvDocument = serde_json::from_str(text)
+            .map_err(|source| EnvError::Json { source, hint: EnvKind::Profile.hint(text) })?;
         let mut env = FuncEnv { pipeline: doc.pipeline, ..FuncEnv::default() };
         for f in doc.funcs {
             if env.index.contains_key(&f.name) {
@@ -145,6 +157,51 @@ impl FuncEnv {
         self.index.contains_key(name)
     }
 
+    /// Checks that this environment fits `stmt`; the pass does this first. Errors name the
+    /// field (as a path into the JSON form) and, where there is one, the IR node:
+    ///
+    /// * every produce and consume node names a Func of the environment (by its whole
+    ///   name or the part before its first `.`): a node whose name is no Func would be
+    ///   counted but never instrumented, which is what a misspelt Func name leads to;
+    /// * a Func marked not to be profiled (`"profile": false`) occurs in the statement (as
+    ///   a produce, consume or allocation name), since otherwise the mark cannot take
+    ///   effect.
+    ///
+    /// A Func that does not occur is accepted otherwise: the reference's environment lists
+    /// every Func of the pipeline, inlined ones included, often with display names.
+    ///
+    /// ```
+    /// use loopir_profiling::{FuncEnv, FuncInfo, ProfilingError};
+    ///
+    /// let s = loopir::parse_stmt("produce out {\n out[0] = 1.000000f\n}\n").unwrap();
+    /// let env = FuncEnv::new().with(FuncInfo::new("ouput"));
+    /// let err = env.check_against(&s).unwrap_err();
+    /// assert!(matches!(&err, ProfilingError::EnvMismatch { field, .. } if field == "funcs"), "{err}");
+    /// assert!(FuncEnv::new().with(FuncInfo::new("out")).check_against(&s).is_ok());
+    /// ```
+    pub fn check_against(&self, stmt: &Stmt) -> Result<(), ProfilingError> {
+        let mut scan = OccurrenceScan { env: self, met: vec![false; self.funcs.len()], error: None };
+        scan.visit_stmt(stmt);
+        if let Some(e) = scan.error {
+            return Err(e);
+        }
+        for (i, f) in self.funcs.iter().enumerate() {
+            if !f.profile && !scan.met[i] {
+                return Err(ProfilingError::EnvMismatch {
+                    field: format!("funcs[{i}].profile"),
+                    problem: format!(
+                        "Func `{}` is marked not to be profiled but does not occur in the statement (no \
+                         produce, consume or allocation of it), so the mark cannot take effect (is the name \
+                         misspelt, or is the Func inlined?)",
+                        f.name
+                    ),
+                    node: None,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The Funcs, in the order they were added.
     pub fn iter(&self) -> impl Iterator<Item = &FuncInfo> {
         self.funcs.iter()
@@ -159,4 +216,56 @@ impl FuncEnv {
     pub fn is_empty(&self) -> bool {
         self.funcs.is_empty()
     }
+}
+
+/// The walk of [`FuncEnv::check_against`]: statements only (Func names are on
+/// produce, consume and allocation nodes), so it is linear in the statement count.
+struct OccurrenceScan<'e> {
+    env: &'e FuncEnv,
+    /// Whether each Func occurs.
+    met: Vec<bool>,
+    /// The first mismatch; the walk stops at it.
+    error: Option<ProfilingError>,
+}
+
+impl OccurrenceScan<'_> {
+    /// The position of the Func `name` belongs to: itself, or the part before its first
+    /// `.` (how the pass classifies names).
+    fn func_of(&self, name: &str) -> Option<usize> {
+        let prefix = name.split('.').next().unwrap_or(name);
+        self.env.index.get(name).or_else(|| self.env.index.get(prefix)).copied()
+    }
+}
+
+impl Visitor for OccurrenceScan<'_> {
+    fn visit_stmt(&mut self, s: &Stmt) {
+        if self.error.is_some() {
+            return;
+        }
+        match s.kind() {
+            StmtKind::ProducerConsumer { name, is_producer, .. } => match self.func_of(name) {
+                Some(i) => self.met[i] = true,
+                None => {
+                    let keyword = if *is_producer { "produce" } else { "consume" };
+                    self.error = Some(ProfilingError::EnvMismatch {
+                        field: "funcs".to_owned(),
+                        problem: format!(
+                            "`{keyword} {name}` names no Func of the environment; every produce and \
+                             consume node is a Func's (is the Func missing or misspelt in `funcs`?)"
+                        ),
+                        node: Some(format!("{keyword} {name}")),
+                    });
+                    return;
+                }
+            },
+            StmtKind::Allocate { name, .. } | StmtKind::Realize { name, .. } => {
+                if let Some(i) = self.func_of(name) {
+                    self.met[i] = true;
+                }
+            }
+            _ => {}
+        }
+        walk_stmt(self, s);
+    }
+    fn visit_expr(&mut self, _e: &Expr) {}
 }

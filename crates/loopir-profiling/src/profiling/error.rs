@@ -80,18 +80,47 @@ pub enum ProfilingError {
         name: String,
     },
 
+    /// The environment contradicts the statement: a produce or consume node names no Func
+    /// of it, or a Func marked not to be profiled does not occur (see
+    /// [`FuncEnv::check_against`](super::FuncEnv::check_against)).
+    #[error("the profiling environment does not fit the statement: `{field}`: {problem}")]
+    EnvMismatch {
+        /// The offending field, as a path into the JSON form (`funcs[2].profile`).
+        field: String,
+        /// What is wrong, naming the IR node where there is one.
+        problem: String,
+        /// The IR node it disagrees with (e.g. `produce f`), if there is one.
+        node: Option<String>,
+    },
+
     /// An IR node built by the pass was rejected by its constructor (a type the input
     /// supplied did not fit where the pass had to put it).
     #[error("could not build profiling IR: {0}")]
     Ir(#[from] IrError),
 }
 
+impl ProfilingError {
+    /// Whether the error is about the environment not fitting the statement rather than
+    /// about the statement alone: a caller that read the environment from a file should
+    /// name that file.
+    pub fn is_env_error(&self) -> bool {
+        matches!(self, ProfilingError::EnvMismatch { .. })
+    }
+}
+
 /// Why a profiling environment could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum EnvError {
-    /// The JSON text did not match the `profile.env.json` schema.
-    #[error("invalid profiling environment JSON: {0}")]
-    Json(#[from] serde_json::Error),
+    /// The JSON text did not match the `profile.env.json` schema: not JSON, a field of the
+    /// wrong type, an unknown field (the message names it and its line and column), or
+    /// another pass's environment file (the hint says which).
+    #[error("invalid profiling environment JSON: {source}{hint}")]
+    Json {
+        /// What serde_json reported.
+        source: serde_json::Error,
+        /// Empty, or a sentence naming the kind of environment the text looks like.
+        hint: String,
+    },
     /// The same Func is listed twice.
     #[error("Func `{0}` is listed more than once in the profiling environment")]
     DuplicateFunc(String),

@@ -69,7 +69,10 @@ pub struct Profiled {
 /// display names (see [`FuncEnv::infer_from_stmt`] when nothing is known). `options`
 /// selects the parts of the instrumentation; [`ProfileOptions::default`] (level 3)
 /// reproduces the reference exactly, and the empty set (level 0) returns `stmt` itself
-/// (the same node) with an empty entry table, without looking at it.
+/// (the same node) with an empty entry table.
+///
+/// First of all, at every level, `env` is checked against `stmt`
+/// ([`FuncEnv::check_against`]).
 ///
 /// Every row of the returned table carries a stable [`EntryKey`].
 pub fn inject_profiling(
@@ -78,6 +81,7 @@ pub fn inject_profiling(
     env: &FuncEnv,
     options: &ProfileOptions,
 ) -> Result<Profiled, ProfilingError> {
+    env.check_against(stmt)?;
     if options.is_empty() {
         return Ok(Profiled { stmt: stmt.clone(), entries: EntryTable::default() });
     }

@@ -57,6 +57,13 @@ pub struct BoundsCrateBoxes;
 
 impl BoxAnalysis for BoundsCrateBoxes {
     fn boxes_touched(&self, stmt: &Stmt, next_temp: u64) -> Result<HashMap<String, TouchedBox>, String> {
+        // The analysis draws fresh `t` names after `next_temp`, fewer than the statement's
+        // nodes; a counter this close to the largest number could overflow.
+        if next_temp > u64::MAX / 2 {
+            return Err(format!(
+                "the `t` name counter stands at {next_temp}, too close to the largest number"
+            ));
+        }
         let options =
             loopir_bounds::Options { compat_purify: true, compat_float_mod: true, compat_conditions: true };
         let ctx = loopir_bounds::Ctx::with_options(options);

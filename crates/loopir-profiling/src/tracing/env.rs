@@ -2,8 +2,11 @@
 //! tracing switches, its outputs, its images, the target's tracing features and the
 //! realization order.
 //!
-//! The JSON form is the oracle's `trace.env.json` (see `shared/oracle/README.md`); the
-//! same data can be built in code with the `with_*` methods.
+//! The JSON form is the oracle's `trace.env.json` (see `shared/oracle/README.md`), plus
+//! an optional fresh-name counter (`"fresh_names": {"t": N}`, as in the bounds env); the
+//! same data can be built in code with the `with_*` methods. Reading rejects unknown
+//! fields, and [`TraceEnv::check_against`] (run at the start of the pass) rejects an
+//! environment that contradicts itself or the statement it is used with.
 
 use std::collections::HashMap;
 
@@ -11,9 +14,11 @@ use loopir::{ParseEnv, Type};
 use serde::{Deserialize, Serialize};
 
 use super::error::TracingError;
+use crate::env_kind::EnvKind;
 
 /// Everything the tracing pass needs to know besides the statement.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TraceEnv {
     /// The pipeline name; the func name of the begin/end pipeline events.
     pub pipeline: String,
@@ -37,10 +42,34 @@ pub struct TraceEnv {
     /// `func_type_and_dim` tags; a traced Func missing from it gets no such tag.
     #[serde(default)]
     pub order: Vec<String>,
+    /// Fresh-name counters at the start of the pass.
+    #[serde(default, skip_serializing_if = "FreshNames::is_unset")]
+    pub fresh_names: FreshNames,
+}
+
+/// The reference's fresh-name counters as they stood before tracing (state of its
+/// process, which earlier passes advanced).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FreshNames {
+    /// The next number of the `t` family: the pass's first value temporary is `t<N>`, or
+    /// one past the highest `t<N>` of the input if that is higher (the reference's counter
+    /// is never below a name it handed out, and a temporary must not capture an input
+    /// variable). At most 2^31 − 1, the range of the reference's counter.
+    #[serde(default)]
+    pub t: Option<u64>,
+}
+
+impl FreshNames {
+    /// Whether no counter is given.
+    pub fn is_unset(&self) -> bool {
+        self.t.is_none()
+    }
 }
 
 /// The target features that switch tracing on for everything.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct TargetTracing {
     /// `trace_loads`: every Func and image load gets a load event. Also turns on realization
     /// tracing for every Func.
@@ -72,6 +101,7 @@ impl TargetTracing {
 
 /// A Func of the pipeline and its tracing switches.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct FuncTracing {
     /// The Func's name in the IR.
     pub name: String,
@@ -130,6 +160,7 @@ impl FuncTracing {
 
 /// A pipeline output.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct OutputTracing {
     /// The output Func's name.
     pub name: String,
@@ -153,6 +184,7 @@ impl OutputTracing {
 
 /// A name loaded as an image: an input buffer parameter or an embedded buffer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ImageTracing {
     /// The image name.
     pub name: String,
@@ -196,9 +228,12 @@ impl TraceEnv {
     pub fn new(pipeline: &str) -> TraceEnv {
         TraceEnv { pipeline: pipeline.to_owned(), ..TraceEnv::default() }
     }
-    /// Reads the JSON form (the oracle's `trace.env.json`).
+    /// Reads the JSON form (the oracle's `trace.env.json`). An unknown field is an error
+    /// naming it (with its line and column); so is another pass's environment file, which
+    /// the message names. The caller knows the file and should name it.
     pub fn from_json(text: &str) -> Result<TraceEnv, TracingError> {
-        serde_json::from_str(text).map_err(|e| TracingError::EnvJson(e.to_string()))
+        serde_json::from_str(text)
+            .map_err(|e| TracingError::EnvJson(format!("{e}{}", EnvKind::Trace.hint(text))))
     }
     /// The JSON form.
     pub fn to_json(&self) -> String {
@@ -237,6 +272,12 @@ impl TraceEnv {
         self.order = order.iter().map(|s| (*s).to_owned()).collect();
         self
     }
+    /// With the reference's `t` counter standing at `next` before tracing (see
+    /// [`FreshNames::t`]).
+    pub fn with_fresh_t(mut self, next: u64) -> TraceEnv {
+        self.fresh_names.t = Some(next);
+        self
+    }
 
     /// What a `.stmt` parser needs to type this pipeline's text: Func value types and image
     /// element types, so that calls get the call kinds (Halide / Image) the pass keys on.
@@ -255,42 +296,114 @@ impl TraceEnv {
     }
 }
 
-/// Name lookups over a validated [`TraceEnv`].
+/// Name lookups over a [`TraceEnv`] that has been checked to be consistent in itself.
 pub(crate) struct EnvIndex<'a> {
     pub(crate) env: &'a TraceEnv,
-    funcs: HashMap<&'a str, &'a FuncTracing>,
-    images: HashMap<&'a str, &'a ImageTracing>,
+    /// Func name -> its position in `funcs`.
+    funcs: HashMap<&'a str, usize>,
+    /// Image name -> its position in `images`.
+    images: HashMap<&'a str, usize>,
 }
 
+fn invalid(field: String, problem: String) -> TracingError {
+    TracingError::InvalidEnv { field, problem }
+}
+
+/// The largest `fresh_names.t`: the reference's name counters are C `int`s.
+const MAX_FRESH_T: u64 = i32::MAX as u64;
+
 impl<'a> EnvIndex<'a> {
-    /// Indexes the environment, rejecting duplicate names.
+    /// Indexes the environment, rejecting one that contradicts itself: a name listed
+    /// twice, an output that is not a Func of `funcs` or disagrees with it on its
+    /// dimensions or types, an `order` entry that is no Func or is listed twice, a counter
+    /// out of range.
     pub(crate) fn new(env: &'a TraceEnv) -> Result<EnvIndex<'a>, TracingError> {
         let mut funcs = HashMap::new();
-        for f in &env.funcs {
-            if funcs.insert(f.name.as_str(), f).is_some() {
-                return Err(TracingError::InvalidEnv(format!("Func `{}` is listed twice", f.name)));
+        for (i, f) in env.funcs.iter().enumerate() {
+            if let Some(first) = funcs.insert(f.name.as_str(), i) {
+                let problem = format!("Func `{}` is listed twice (also as funcs[{first}])", f.name);
+                return Err(invalid(format!("funcs[{i}].name"), problem));
             }
         }
         let mut images = HashMap::new();
-        for i in &env.images {
-            if images.insert(i.name.as_str(), i).is_some() {
-                return Err(TracingError::InvalidEnv(format!("image `{}` is listed twice", i.name)));
+        for (i, img) in env.images.iter().enumerate() {
+            if let Some(first) = images.insert(img.name.as_str(), i) {
+                let problem = format!("image `{}` is listed twice (also as images[{first}])", img.name);
+                return Err(invalid(format!("images[{i}].name"), problem));
+            }
+            if let Some(&f) = funcs.get(img.name.as_str()) {
+                let problem = format!("`{}` is listed both as an image and as a Func (funcs[{f}])", img.name);
+                return Err(invalid(format!("images[{i}].name"), problem));
             }
         }
-        let mut outputs = std::collections::HashSet::new();
-        for o in &env.outputs {
-            if !outputs.insert(o.name.as_str()) {
-                return Err(TracingError::InvalidEnv(format!("output `{}` is listed twice", o.name)));
+        let mut outputs = HashMap::new();
+        for (i, o) in env.outputs.iter().enumerate() {
+            if let Some(first) = outputs.insert(o.name.as_str(), i) {
+                let problem = format!("output `{}` is listed twice (also as outputs[{first}])", o.name);
+                return Err(invalid(format!("outputs[{i}].name"), problem));
             }
+            let Some(&fi) = funcs.get(o.name.as_str()) else {
+                let problem = format!("output `{}` is not a Func of `funcs`; every output is a Func", o.name);
+                return Err(invalid(format!("outputs[{i}].name"), problem));
+            };
+            let f = &env.funcs[fi];
+            if o.dimensions != f.args.len() {
+                let problem = format!(
+                    "output `{}` has {} dimension(s), but its Func (funcs[{fi}]) has {} pure argument(s) {:?}",
+                    o.name,
+                    o.dimensions,
+                    f.args.len(),
+                    f.args
+                );
+                return Err(invalid(format!("outputs[{i}].dimensions"), problem));
+            }
+            if o.types != f.types {
+                let problem = format!(
+                    "output `{}` has types {}, but its Func (funcs[{fi}]) has {}",
+                    o.name,
+                    type_list_text(&o.types),
+                    type_list_text(&f.types)
+                );
+                return Err(invalid(format!("outputs[{i}].types"), problem));
+            }
+        }
+        let mut ordered = HashMap::new();
+        for (k, name) in env.order.iter().enumerate() {
+            if !funcs.contains_key(name.as_str()) {
+                let problem = format!("`{name}` is not a Func of `funcs`");
+                return Err(invalid(format!("order[{k}]"), problem));
+            }
+            if let Some(first) = ordered.insert(name.as_str(), k) {
+                let problem = format!("`{name}` is listed twice (also as order[{first}])");
+                return Err(invalid(format!("order[{k}]"), problem));
+            }
+        }
+        if let Some(t) = env.fresh_names.t.filter(|&t| t > MAX_FRESH_T) {
+            let problem = format!("{t} is out of range: the reference's counter is at most {MAX_FRESH_T}");
+            return Err(invalid("fresh_names.t".to_owned(), problem));
         }
         Ok(EnvIndex { env, funcs, images })
     }
     pub(crate) fn func(&self, name: &str) -> Option<&'a FuncTracing> {
-        self.funcs.get(name).copied()
+        self.funcs.get(name).map(|&i| &self.env.funcs[i])
+    }
+    /// The Func and its position in `funcs`.
+    pub(crate) fn func_at(&self, name: &str) -> Option<(usize, &'a FuncTracing)> {
+        self.funcs.get(name).map(|&i| (i, &self.env.funcs[i]))
     }
     pub(crate) fn image(&self, name: &str) -> Option<&'a ImageTracing> {
-        self.images.get(name).copied()
+        self.images.get(name).map(|&i| &self.env.images[i])
     }
+    /// The image and its position in `images`.
+    pub(crate) fn image_at(&self, name: &str) -> Option<(usize, &'a ImageTracing)> {
+        self.images.get(name).map(|&i| (i, &self.env.images[i]))
+    }
+}
+
+/// `[int32, float32]`: a list of types as a message shows it.
+pub(crate) fn type_list_text(types: &[Type]) -> String {
+    let names: Vec<String> = types.iter().map(Type::to_string).collect();
+    format!("[{}]", names.join(", "))
 }
 
 /// Serde for a [`Type`] as its printed spelling (`uint16`, `float32`).
@@ -361,6 +474,10 @@ mod tests {
         let env = TraceEnv::new("p")
             .with_func(FuncTracing::new("f", &["x"], vec![Type::INT32]))
             .with_func(FuncTracing::new("f", &["x"], vec![Type::INT32]));
-        assert!(matches!(EnvIndex::new(&env), Err(TracingError::InvalidEnv(m)) if m.contains("`f`")));
+        let err = EnvIndex::new(&env).err().expect("a duplicate");
+        assert!(
+            matches!(&err, TracingError::InvalidEnv { field, problem } if field == "funcs[1].name" && problem.contains("`f`")),
+            "{err}"
+        );
     }
 }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use loopir::{CType, CallType, Expr, ExprKind, Type, TypeCode};
 
-use super::error::TracingError;
+use super::error::{TracingError, expr_text};
 
 /// Name of the runtime entry point every event calls.
 pub const TRACE_HELPER: &str = "halide_trace_helper";
@@ -247,10 +247,11 @@ pub fn decode_event(e: &Expr) -> Result<Option<DecodedEvent>, String> {
     }
     let func = match args[0].kind() {
         ExprKind::StringImm(bytes) => String::from_utf8_lossy(bytes).into_owned(),
-        _ => return Err(format!("the func argument `{}` is not a string constant", args[0])),
+        _ => return Err(format!("the func argument `{}` is not a string constant", expr_text(&args[0]))),
     };
-    let code =
-        args[6].as_int().ok_or_else(|| format!("the event argument `{}` is not a constant", args[6]))?;
+    let code = args[6]
+        .as_int()
+        .ok_or_else(|| format!("the event argument `{}` is not a constant", expr_text(&args[6])))?;
     let event = TraceEventCode::from_code(code).ok_or_else(|| format!("{code} is not an event code"))?;
     let coordinates = match args[2].kind() {
         ExprKind::Call { name, args, .. } if name.as_ref() == "make_struct" => args.clone(),

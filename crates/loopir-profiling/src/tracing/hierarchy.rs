@@ -23,10 +23,12 @@
 
 use std::fmt;
 
+use loopir::address_map::AddressSet;
+use loopir::expr::ExprNode;
 use loopir::visit::{Visitor, walk_expr, walk_stmt};
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
 
-use super::error::shorten;
+use super::error::{expr_text, shorten, stmt_head};
 use super::event::{
     DecodedEvent, PIPELINE_SCOPE, TRACE_ID_SUFFIX, TraceEventCode, decode_event, trace_id_var_name,
 };
@@ -151,7 +153,14 @@ impl fmt::Display for HierarchyViolation {
 /// Checks that every trace event in `stmt` has an allowed, enclosing parent (see the
 /// module documentation). Returns every violation found, in program order.
 pub fn check_trace_hierarchy(stmt: &Stmt) -> Result<(), Vec<HierarchyViolation>> {
-    let mut checker = Checker { stack: Vec::new(), sites: Vec::new(), violations: Vec::new() };
+    let mut checker = Checker {
+        stack: Vec::new(),
+        sites: Vec::new(),
+        violations: Vec::new(),
+        forks: Vec::new(),
+        generation: 0,
+        checked: AddressSet::default(),
+    };
     checker.visit_stmt(stmt);
     if checker.violations.is_empty() { Ok(()) } else { Err(checker.violations) }
 }
@@ -162,6 +171,10 @@ enum ScopeKind {
     Event(TraceEventCode),
     /// Bound to the literal 0.
     Silent,
+    /// Bound to an id the caller passed in a closure (`load_typed_struct_member(...)` in
+    /// a parallel task's function): a scope opened outside the function, whose kind and
+    /// nesting among the other inherited ones the function does not show.
+    Inherited,
     /// Bound to something else (already reported).
     Opaque,
 }
@@ -179,6 +192,25 @@ struct Scope {
     ended: bool,
     /// The `let` that opened it.
     binding: Option<Stmt>,
+    /// Whether it is the first scope of a fork task (see [`ForkFrame`]).
+    opens_fork_task: bool,
+}
+
+/// The tasks of one `fork` being checked.
+///
+/// Forking asynchronous producers copies the `let f.trace_id = <begin_realization>` that
+/// encloses a producer and its consumer into both tasks of the fork; only the consumer's
+/// copy holds the end_realization. A realization scope that opens a fork task and is never
+/// ended is therefore accepted when another task of the same fork opens the same variable
+/// for the same realization and ends it.
+#[derive(Default)]
+struct ForkFrame {
+    /// The stack height at the start of the task being visited.
+    task_base: usize,
+    /// Realization scopes that opened a task and were ended there: (variable, func).
+    ended: Vec<(Name, String)>,
+    /// Those never ended, with what is needed to report them if no sibling ends them.
+    unended: Vec<(Name, String, String, Option<Stmt>)>,
 }
 
 struct Checker {
@@ -186,12 +218,24 @@ struct Checker {
     /// The statements being visited, innermost last.
     sites: Vec<Stmt>,
     violations: Vec<HierarchyViolation>,
+    /// The forks being visited, innermost last.
+    forks: Vec<ForkFrame>,
+    /// Bumped whenever the stack changes (a scope opened, closed or ended) and whenever the
+    /// walk moves to another statement: an expression checked under one generation would
+    /// give the same violations again under it.
+    generation: u64,
+    /// Shared expression nodes already checked, with the generation they were checked
+    /// under, so that the expressions of a statement are checked in time linear in their
+    /// DAG (the pass shares each traced load's arguments between the load and its event,
+    /// doubling the printed size per nested load). A node shared by several statements is
+    /// checked in each, so that each occurrence of a misplaced event is reported.
+    checked: AddressSet<(*const ExprNode, u64)>,
 }
 
 /// An expression as printed at statement level (without the outer parentheses that a
 /// stand-alone expression gets).
 fn bare(e: &Expr) -> String {
-    let text = e.to_string();
+    let text = expr_text(e);
     match text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
         // Only strip when the two parentheses match each other.
         Some(inner) if balanced(inner) => inner.to_owned(),
@@ -238,9 +282,13 @@ impl Checker {
     }
 
     fn site(&self) -> String {
-        let Some(s) = self.sites.last() else { return String::new() };
-        let text = loopir::stmt_to_string(s);
-        shorten(text.lines().next().unwrap_or_default().trim().to_owned())
+        self.sites.last().map(stmt_head).unwrap_or_default()
+    }
+
+    /// Reports a violation by the event `ev` (described only now: describing every event
+    /// checked would print its coordinates).
+    fn report_event(&mut self, ev: &DecodedEvent, kind: ViolationKind) {
+        self.report(describe(ev), expr_text(&ev.parent), kind);
     }
 
     fn report(&mut self, event: String, parent: String, kind: ViolationKind) {
@@ -264,14 +312,12 @@ impl Checker {
     /// bound to, if it is the value of a `.trace_id` LetStmt.
     fn check(&mut self, ev: &DecodedEvent, bound_to: Option<&Name>) {
         use TraceEventCode as C;
-        let what = describe(ev);
-        let parent = ev.parent.to_string();
         if ev.event.is_begin() && bound_to.is_none() {
-            self.report(what.clone(), parent.clone(), ViolationKind::UnboundBegin);
+            self.report_event(ev, ViolationKind::UnboundBegin);
         }
         if ev.event == C::BeginPipeline {
             if ev.parent.as_int() != Some(0) {
-                self.report(what, parent, ViolationKind::PipelineHasParent);
+                self.report_event(ev, ViolationKind::PipelineHasParent);
             }
             return;
         }
@@ -286,16 +332,29 @@ impl Checker {
                 _ => false,
             };
             if ended_already {
-                return self.report(what, parent, ViolationKind::ExtraEnd);
+                return self.report_event(ev, ViolationKind::ExtraEnd);
             }
         }
         let idx = match self.resolve(&ev.parent) {
             Ok(i) => i,
-            Err(kind) => return self.report(what, parent, kind),
+            Err(kind) => return self.report_event(ev, kind),
         };
         let target = &self.stack[idx];
         if target.kind == ScopeKind::Opaque {
             return; // the binding itself was reported
+        }
+        if target.kind == ScopeKind::Inherited {
+            // Only scopes opened inside the function can be more inner than it.
+            let inner = self.stack[idx + 1..]
+                .iter()
+                .position(|s| !s.ended && !matches!(s.kind, ScopeKind::Inherited | ScopeKind::Opaque));
+            if let Some(i) = inner {
+                let parent_scope = target.label.clone();
+                let s = &self.stack[idx + 1 + i];
+                let innermost = format!("{} (`{}`)", s.label, s.var);
+                self.report_event(ev, ViolationKind::NotInnermost { parent_scope, innermost });
+            }
+            return;
         }
         // Scopes already reported as non-event bindings are skipped to avoid cascades.
         let open = |s: &Scope| !s.ended && s.kind != ScopeKind::Opaque;
@@ -305,7 +364,7 @@ impl Checker {
             C::Tag => {
                 if target.kind != ScopeKind::Event(C::BeginPipeline) {
                     let parent_scope = target.label.clone();
-                    self.report(what, parent, ViolationKind::TagNotUnderPipeline { parent_scope });
+                    self.report_event(ev, ViolationKind::TagNotUnderPipeline { parent_scope });
                 }
             }
             C::EndRealization | C::EndProduce | C::EndConsume | C::EndPipeline | C::EndParallelTask => {
@@ -313,7 +372,7 @@ impl Checker {
                     && target.func == ev.func;
                 if !matching {
                     let parent_scope = target.label.clone();
-                    return self.report(what, parent, ViolationKind::UnmatchedEnd { parent_scope });
+                    return self.report_event(ev, ViolationKind::UnmatchedEnd { parent_scope });
                 }
                 // A scope bound to 0 has no end event of its own; at top level (an output's)
                 // text-derived IR extends it over the end_pipeline event.
@@ -321,19 +380,16 @@ impl Checker {
                 if let Some(inner) = inner_event.filter(|&i| i != idx) {
                     let parent_scope = target.label.clone();
                     let innermost = describe_scope(&self.stack[inner]);
-                    self.report(
-                        what.clone(),
-                        parent.clone(),
-                        ViolationKind::EndNotInnermost { parent_scope, innermost },
-                    );
+                    self.report_event(ev, ViolationKind::EndNotInnermost { parent_scope, innermost });
                 }
                 self.stack[idx].ended = true;
+                self.generation += 1;
             }
             _ => {
                 if idx != innermost {
                     let parent_scope = target.label.clone();
                     let innermost = describe_scope(&self.stack[innermost]);
-                    self.report(what, parent, ViolationKind::NotInnermost { parent_scope, innermost });
+                    self.report_event(ev, ViolationKind::NotInnermost { parent_scope, innermost });
                 }
             }
         }
@@ -350,10 +406,19 @@ impl Checker {
             event: String::new(),
             ended: false,
             binding: self.sites.last().cloned(),
+            opens_fork_task: self.forks.last().is_some_and(|f| f.task_base == self.stack.len()),
         };
-        match decode_event(value) {
+        // Later lowering passes lift common subexpressions of the event's arguments into
+        // lets around it: `let f.trace_id = let t1 = ... in halide_trace_helper(...)`. The
+        // lets' values are evaluated first; the event is their innermost body.
+        let mut event = value;
+        while let ExprKind::Let { value: lifted, body, .. } = event.kind() {
+            self.visit_expr(lifted);
+            event = body;
+        }
+        match decode_event(event) {
             Ok(Some(ev)) if ev.event.is_begin() => {
-                for c in value.children() {
+                for c in event.children() {
                     self.visit_expr(c);
                 }
                 self.check(&ev, Some(var));
@@ -371,12 +436,16 @@ impl Checker {
                 scope.func = ev.func;
             }
             Err(why) => {
-                self.report(shorten(value.to_string()), var.to_string(), ViolationKind::Malformed(why));
-                walk_expr(self, value);
+                self.report(expr_text(value), var.to_string(), ViolationKind::Malformed(why));
+                walk_expr(self, event);
             }
             _ if value.as_int() == Some(0) => {
                 scope.kind = ScopeKind::Silent;
                 scope.label = "an untraced scope (id 0)".to_owned();
+            }
+            _ if is_closure_load(event) => {
+                scope.kind = ScopeKind::Inherited;
+                scope.label = "a scope of the caller (passed in the closure)".to_owned();
             }
             _ => {
                 let shown = shorten(bare(value));
@@ -385,14 +454,28 @@ impl Checker {
                     var.to_string(),
                     ViolationKind::NotAnEventBinding { value: shown },
                 );
-                self.visit_expr(value);
+                self.visit_expr(event);
             }
         }
         self.stack.push(scope);
+        self.generation += 1;
     }
 
     fn close(&mut self) {
         let Some(scope) = self.stack.pop() else { return };
+        self.generation += 1;
+        if scope.opens_fork_task
+            && scope.kind == ScopeKind::Event(TraceEventCode::BeginRealization)
+            && let Some(frame) = self.forks.last_mut()
+        {
+            // Judged when the whole fork has been seen.
+            if scope.ended {
+                frame.ended.push((scope.var, scope.func));
+            } else {
+                frame.unended.push((scope.var, scope.func, scope.event, scope.binding));
+            }
+            return;
+        }
         if matches!(scope.kind, ScopeKind::Event(_)) && !scope.ended {
             // Report it at the binding that opened the scope.
             let pushed = scope.binding.is_some();
@@ -407,20 +490,31 @@ impl Checker {
 
 impl Visitor for Checker {
     fn visit_expr(&mut self, e: &Expr) {
+        if e.is_shared() && !e.is_leaf() && !self.checked.insert((e.as_ptr(), self.generation)) {
+            return;
+        }
         // The arguments are evaluated before the event happens.
         walk_expr(self, e);
         match decode_event(e) {
             Ok(Some(ev)) => self.check(&ev, None),
             Ok(None) => {}
-            Err(why) => self.report(shorten(e.to_string()), String::new(), ViolationKind::Malformed(why)),
+            Err(why) => self.report(expr_text(e), String::new(), ViolationKind::Malformed(why)),
         }
     }
 
     fn visit_stmt(&mut self, s: &Stmt) {
         self.sites.push(s.clone());
+        self.generation += 1;
         self.visit_stmt_here(s);
         self.sites.pop();
+        self.generation += 1;
     }
+}
+
+/// Whether `e` loads a member of a closure struct: how a parallel task's function gets the
+/// ids of the caller's trace scopes.
+fn is_closure_load(e: &Expr) -> bool {
+    matches!(e.kind(), ExprKind::Call { name, .. } if name.as_ref() == "load_typed_struct_member")
 }
 
 /// Whether `name` is a trace id variable: `<x>.trace_id`, or the `<x>.trace_id_<k>` that
@@ -443,6 +537,9 @@ fn uniquified_base(name: &str) -> &str {
 
 impl Checker {
     fn visit_stmt_here(&mut self, s: &Stmt) {
+        if matches!(s.kind(), StmtKind::Fork { .. }) {
+            return self.visit_fork(s);
+        }
         if !matches!(s.kind(), StmtKind::LetStmt { .. }) {
             return walk_stmt(self, s);
         }
@@ -452,6 +549,7 @@ impl Checker {
         while let StmtKind::LetStmt { name, value, body } = cur.kind() {
             if let Some(site) = self.sites.last_mut() {
                 *site = cur.clone();
+                self.generation += 1;
             }
             if !is_trace_id_name(name) {
                 self.visit_expr(value);
@@ -462,8 +560,15 @@ impl Checker {
                     // `let f.trace_id = <produce f>` covers only the produce node; in parsed
                     // text the statements after it land in the let's body too.
                     self.visit_stmt(node);
-                    self.close();
-                    opened -= 1;
+                    // The end event is normally the node's last statement. Later passes
+                    // may move it out, after the node (an `end_consume` next to the
+                    // `free` of the buffer), still inside the let: then the scope stays
+                    // open until that event ends it, and any other event before it is
+                    // checked with this scope as the innermost one.
+                    if self.stack.last().is_some_and(|s| s.ended) {
+                        self.close();
+                        opened -= 1;
+                    }
                     for r in rest {
                         self.visit_stmt(r);
                     }
@@ -483,6 +588,37 @@ impl Checker {
 }
 
 impl Checker {
+    /// Visits the tasks of a fork (the chain `fork(a, fork(b, c))` as one fork of three),
+    /// then reports the realization scopes that opened a task and that no task ended.
+    fn visit_fork(&mut self, s: &Stmt) {
+        let mut tasks = Vec::new();
+        let mut cur = s;
+        while let StmtKind::Fork { first, rest } = cur.kind() {
+            tasks.push(first);
+            cur = rest;
+        }
+        tasks.push(cur);
+        self.forks.push(ForkFrame::default());
+        for task in tasks {
+            if let Some(frame) = self.forks.last_mut() {
+                frame.task_base = self.stack.len();
+            }
+            self.visit_stmt(task);
+        }
+        let Some(frame) = self.forks.pop() else { return };
+        for (var, func, event, binding) in frame.unended {
+            if frame.ended.iter().any(|(v, f)| *v == var && *f == func) {
+                continue;
+            }
+            let pushed = binding.is_some();
+            self.sites.extend(binding);
+            self.report(event, var.to_string(), ViolationKind::MissingEnd);
+            if pushed {
+                self.sites.pop();
+            }
+        }
+    }
+
     /// If the scope just opened is a produce/consume event of `f` and `body` is a block
     /// starting with the `produce f` / `consume f` node, that node and the statements
     /// after it. The printed form of `{let x = v in produce f {...}}; s` and
@@ -513,7 +649,7 @@ mod tests {
     use super::*;
 
     fn violations(text: &str) -> Vec<HierarchyViolation> {
-        let s = loopir::parse_stmt(text).expect("parses");
+        let s = loopir::parse_stmt(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
         check_trace_hierarchy(&s).err().unwrap_or_default()
     }
 
@@ -564,6 +700,113 @@ mod tests {
         assert_eq!(v.len(), 1, "{v:#?}");
         assert!(matches!(v[0].kind, ViolationKind::EndNotInnermost { .. }), "{}", v[0]);
         assert!(v[0].to_string().contains("while begin_realization of `g`"), "{}", v[0]);
+    }
+
+    #[test]
+    fn accepts_an_event_wrapped_in_lets() {
+        // CSE lifts parts of the event's arguments into lets around the call.
+        let wrapped = |code: i32, parent: &str| {
+            let call = ev("f", code, parent).replace("make_struct(), 3", "make_struct(t1), 3");
+            format!("let t1 = max(x, 0) in (let t2 = (t1 + 1) in {call})")
+        };
+        let text = format!(
+            "{BEGIN}let f.trace_id = {}\nproduce f {{\n f(x) = 1\n {}\n}}\n{END}",
+            wrapped(4, "pipeline.trace_id"),
+            ev("f", 5, "f.trace_id")
+        );
+        assert_eq!(violations(&text), vec![]);
+        // Still checked: the wrapped event's parent must be the innermost scope.
+        let text = format!(
+            "{BEGIN}let g.trace_id = {}\nlet f.trace_id = {}\nproduce f {{\n f(x) = 1\n {}\n}}\n{}\n{END}",
+            ev("g", 2, "pipeline.trace_id"),
+            wrapped(4, "pipeline.trace_id"),
+            ev("f", 5, "f.trace_id"),
+            ev("g", 3, "g.trace_id"),
+        );
+        let v = violations(&text);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert!(matches!(v[0].kind, ViolationKind::NotInnermost { .. }), "{}", v[0]);
+    }
+
+    /// A consume of `f` whose end event a later pass moved out of the block, after the
+    /// `free f`, still inside the `let f.trace_id`; `between` goes between the block and
+    /// the end event.
+    fn moved_end(between: &str, end_parent: &str) -> String {
+        format!(
+            "{BEGIN}let f.trace_id = {}\nlet f.trace_id_1 = {}\nconsume f {{\n g(x) = f(x)\n}}\nfree f\n{between}{}\n{}\n{END}",
+            ev("f", 2, "pipeline.trace_id"),
+            ev("f", 6, "f.trace_id"),
+            ev("f", 7, end_parent),
+            ev("f", 3, "f.trace_id"),
+        )
+    }
+
+    #[test]
+    fn accepts_an_end_event_moved_after_its_block() {
+        assert_eq!(violations(&moved_end("", "f.trace_id_1")), vec![]);
+    }
+
+    #[test]
+    fn a_moved_end_event_is_still_checked() {
+        // Its parent must be the consume it ends.
+        let v = violations(&moved_end("", "f.trace_id"));
+        assert!(v.iter().any(|x| matches!(x.kind, ViolationKind::UnmatchedEnd { .. })), "{v:#?}");
+        assert!(v.iter().any(|x| x.kind == ViolationKind::MissingEnd), "{v:#?}");
+        // Until it comes, the consume is the innermost scope: an event parented by the
+        // realization before it is reported.
+        let between = format!("{}\n", ev("f", 0, "f.trace_id"));
+        let v = violations(&moved_end(&between, "f.trace_id_1"));
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert!(matches!(v[0].kind, ViolationKind::NotInnermost { .. }), "{}", v[0]);
+    }
+
+    /// A realization of `f` split by forking asynchronous producers: both tasks open
+    /// `f.trace_id`; `producer_end` and `consumer_end` say which ends it.
+    fn forked(producer_end: bool, consumer_end: bool) -> String {
+        let begin = format!("let f.trace_id = {}\n", ev("f", 2, "pipeline.trace_id"));
+        let end = |yes: bool| if yes { format!("  {}\n", ev("f", 3, "f.trace_id")) } else { String::new() };
+        format!(
+            "{BEGIN}fork {{\n {begin} let f.trace_id_1 = {}\n produce f {{\n  f(x) = 1\n  {}\n }}\n{}}} {{\n acquire (f.semaphore_0, 1) {{\n  {begin}  consume f {{\n   g(x) = f(x)\n  }}\n{} }}\n}} \n{END}",
+            ev("f", 4, "f.trace_id"),
+            ev("f", 5, "f.trace_id_1"),
+            end(producer_end).replacen("  ", " ", 1),
+            end(consumer_end),
+        )
+    }
+
+    #[test]
+    fn accepts_a_realization_split_by_an_async_fork() {
+        assert_eq!(violations(&forked(false, true)), vec![]);
+    }
+
+    #[test]
+    fn a_forked_realization_ended_nowhere_is_reported() {
+        let v = violations(&forked(false, false));
+        assert_eq!(v.len(), 2, "{v:#?}");
+        assert!(v.iter().all(|x| x.kind == ViolationKind::MissingEnd), "{v:#?}");
+    }
+
+    #[test]
+    fn a_closure_inherits_the_caller_s_scopes() {
+        // A parallel task's function gets the caller's ids from its closure.
+        let load =
+            |k: i32| format!("load_typed_struct_member((void *)closure_arg, (void *)closure_prototype, {k})");
+        let text = format!(
+            "let pipeline.trace_id = {}\nlet f.trace_id_1 = {}\n{}\nlet g.trace_id = {}\nproduce g {{\n {}\n {}\n}}\n",
+            load(9),
+            load(7),
+            ev("f", 1, "f.trace_id_1"),
+            ev("g", 4, "f.trace_id_1"),
+            ev("f", 0, "g.trace_id"),
+            ev("g", 5, "g.trace_id"),
+        );
+        assert_eq!(violations(&text), vec![]);
+        // A scope opened in the function is still innermost: parenting to the caller's
+        // past it is reported.
+        let text = text.replace(&ev("f", 0, "g.trace_id"), &ev("f", 0, "pipeline.trace_id"));
+        let v = violations(&text);
+        assert_eq!(v.len(), 1, "{v:#?}");
+        assert!(matches!(v[0].kind, ViolationKind::NotInnermost { .. }), "{}", v[0]);
     }
 
     #[test]

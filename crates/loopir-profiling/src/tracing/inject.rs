@@ -5,13 +5,25 @@
 //! which fixes the numbering of the `t<N>` temporaries and task names: a Provide's
 //! arguments before its values before its predicate; a Realize's bounds, then its body,
 //! then its condition; an Allocate's extents, body, condition, then custom allocator.
+//!
+//! The pass is linear in the input's DAG. A traced load `f(args)` becomes
+//! `let t = f(args) in return_second(trace(..., args), t)`: the rewritten arguments are one
+//! node with two parents, so nested loads (`g(g(g(x)))`) make an output whose printed text
+//! doubles per level (as the reference's does) while its node count grows by a constant.
+//! An input node reached through several parents is rewritten once per trace scope (the
+//! rewrite of an expression depends only on the scope whose id parents its events) and the
+//! result shared; on a parsed tree, where nothing is shared, the memo stays empty.
+
+use rustc_hash::FxHashMap;
 
 use loopir::equality::with_stack;
-use loopir::mutate::{TryMutator, try_mutate_exprs, try_mutate_ranges, try_walk_expr, try_walk_stmt};
+use loopir::mutate::{
+    ExprMemo, TryMutator, try_mutate_exprs, try_mutate_ranges, try_walk_expr, try_walk_stmt,
+};
 use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type, name};
 
 use super::env::{EnvIndex, FuncTracing};
-use super::error::{TracingError, shorten};
+use super::error::{TracingError, expr_text, stmt_text};
 use super::event::{
     CURRENT_THREAD_ID, PIPELINE_SCOPE, TraceEvent, TraceEventCode, trace_id_var, trace_id_var_name,
 };
@@ -31,6 +43,8 @@ pub(crate) struct Injector<'a> {
     pub(crate) tags: TagRegistry,
     pub(crate) funcs_touched: TouchTable,
     pub(crate) images_touched: TouchTable,
+    /// Rewrites of shared expression nodes, per scope name.
+    memos: FxHashMap<Name, ExprMemo>,
 }
 
 impl<'a> Injector<'a> {
@@ -46,6 +60,7 @@ impl<'a> Injector<'a> {
             tags: TagRegistry::default(),
             funcs_touched: TouchTable::default(),
             images_touched: TouchTable::default(),
+            memos: FxHashMap::default(),
         }
     }
 
@@ -81,7 +96,7 @@ impl<'a> Injector<'a> {
         let e = try_walk_expr(self, original)?;
         let ExprKind::Call { name: callee, args, call_type, value_index } = e.kind() else { return Ok(e) };
         let ty = e.ty();
-        let describe = || shorten(e.to_string());
+        let describe = || expr_text(&e);
         let traced = match call_type {
             CallType::Halide => {
                 let f = self.env.func(callee).ok_or_else(|| TracingError::UnknownFunc {
@@ -114,7 +129,7 @@ impl<'a> Injector<'a> {
         if !traced {
             return Ok(e);
         }
-        let temp = self.names.temp();
+        let temp = self.names.temp()?;
         let value = Expr::var(ty, temp.clone());
         let mut ev = TraceEvent::new(callee, TraceEventCode::Load, self.parent());
         ev.values = vec![value.clone()];
@@ -159,8 +174,8 @@ impl<'a> Injector<'a> {
         for (i, value) in values.iter().enumerate() {
             let ty = value.ty();
             let index = u32::try_from(i).unwrap_or(u32::MAX);
-            self.funcs_touched.touch(func, index, ty, || shorten(rebuilt().to_string()))?;
-            let temp = self.names.temp();
+            self.funcs_touched.touch(func, index, ty, || stmt_text(&rebuilt()))?;
+            let temp = self.names.temp()?;
             let var = Expr::var(ty, temp.clone());
             let mut ev = TraceEvent::new(func, TraceEventCode::Store, self.parent());
             ev.values = vec![var.clone()];
@@ -188,16 +203,13 @@ impl<'a> Injector<'a> {
             if arg.as_variable().is_some() || arg.is_constant() {
                 store_args.push(arg.clone());
             } else {
-                let temp = self.names.temp();
+                let temp = self.names.temp()?;
                 store_args.push(Expr::var(arg.ty(), temp.clone()));
                 lifted.push((temp, arg.clone()));
             }
         }
         let mut out = Stmt::provide(func.clone(), traced_values, store_args, new_predicate.clone()).map_err(
-            |source| TracingError::Ir {
-                what: format!("the traced store `{}`", shorten(s.to_string())),
-                source,
-            },
+            |source| TracingError::Ir { what: format!("the traced store `{}`", stmt_text(s)), source },
         )?;
         for (temp, arg) in lifted {
             out = Stmt::let_stmt(temp, arg, out);
@@ -215,7 +227,7 @@ impl<'a> Injector<'a> {
         let new_min = self.try_mutate_expr(min)?;
         let new_max = self.try_mutate_expr(max)?;
         let new_body = if *for_type == ForType::Parallel {
-            let task = self.names.task();
+            let task = self.names.task()?;
             let traced_body = self.in_scope(task.clone(), |me| me.try_mutate_stmt(body))?;
             if traced_body.same_as(body) {
                 traced_body
@@ -430,9 +442,18 @@ impl TryMutator for Injector<'_> {
     type Error = TracingError;
 
     fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, TracingError> {
-        with_stack(|| {
+        // Only a node with another handle can be met again (see `ExprMemo`).
+        let shared = e.is_shared() && !e.is_leaf();
+        if shared && let Some(r) = self.memos.get(&self.scope).and_then(|m| m.lookup(e)) {
+            return Ok(r);
+        }
+        let r = with_stack(|| {
             if matches!(e.kind(), ExprKind::Call { .. }) { self.call(e) } else { try_walk_expr(self, e) }
-        })
+        })?;
+        if shared {
+            self.memos.entry(self.scope.clone()).or_default().record(e, &r);
+        }
+        Ok(r)
     }
 
     fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {

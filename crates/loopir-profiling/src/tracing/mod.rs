@@ -9,17 +9,22 @@
 //! the Func's value types), `produce f` / `consume f` nodes, loops (serial, `parallel`,
 //! ...), `Provide` stores `f(args) = values` and calls of kind Halide (to Funcs) and Image
 //! (to input or embedded buffers) whose value index says which tuple element they read.
-//! Every Func called must be described by the [`TraceEnv`], and so must every image; parse
-//! `.stmt` text with [`TraceEnv::parse_env`] so that calls get those kinds, and in lossless
-//! mode (`f(x)[1]`) where tuple elements above 0 are read. Bounds variables such as
+//! Every Func and image of the statement must be described by the [`TraceEnv`], which must
+//! fit it (see [`TraceEnv::check_against`], which the pass runs first); parse `.stmt` text
+//! with [`TraceEnv::parse_env`] so that calls get those kinds, and in lossless mode
+//! (`f(x)[1]`) where tuple elements above 0 are read. Bounds variables such as
 //! `f.s0.x.min` may be free: the pass refers to them and bounds inference defines them.
 //!
 //! # Guarantees
 //!
 //! * The output is byte-for-byte what the reference produces for the same input and
-//!   environment (numbering temporaries after the highest `t<N>` of the input unless
+//!   environment (numbering temporaries from the environment's `fresh_names.t` or after
+//!   the highest `t<N>` of the input, whichever is higher, unless
 //!   [`TraceOptions::first_temp`] says otherwise), provided the [`BoxAnalysis`] matches
 //!   Halide's boxes-touched analysis.
+//! * The time taken is linear in the input's DAG (a node reached through several parents
+//!   is rewritten once per trace scope), and so is the output's node count, although its
+//!   printed text can double per nested traced load as the reference's does.
 //! * Every event's parent is the innermost enclosing realization, produce, consume,
 //!   parallel-task or pipeline event (or a scope whose id is bound to 0 because only the
 //!   Func's loads or stores are traced); [`check_trace_hierarchy`] verifies this on any
@@ -27,7 +32,7 @@
 //! * When nothing is traced and no pipeline flag is set, the input handle itself is
 //!   returned.
 //! * The pass never panics on input; every failure is a [`TracingError`] naming the
-//!   offending node, Func or image.
+//!   offending node, Func or image, or the environment's field.
 //!
 //! # Output layout
 //!
@@ -42,6 +47,7 @@
 
 mod boxes;
 mod env;
+mod env_check;
 mod error;
 mod event;
 mod hierarchy;
@@ -50,7 +56,7 @@ mod names;
 mod tags;
 
 pub use boxes::{BoundsCrateBoxes, BoxAnalysis, RecordedBoxes, TouchedBox, TouchedInterval};
-pub use env::{FuncTracing, ImageTracing, OutputTracing, TargetTracing, TraceEnv};
+pub use env::{FreshNames, FuncTracing, ImageTracing, OutputTracing, TargetTracing, TraceEnv};
 pub use error::TracingError;
 pub use event::{
     CURRENT_THREAD_ID, DecodedEvent, TRACE_HELPER, TraceEventCode, decode_event, is_trace_call,
@@ -72,8 +78,9 @@ use names::NameGen;
 /// Knobs of [`inject_tracing_with`].
 #[derive(Clone, Copy)]
 pub struct TraceOptions<'a> {
-    /// Number of the first `t<N>` temporary; by default one past the highest `t<N>` in the
-    /// input (Halide's counter is process-wide, so earlier passes may have advanced it).
+    /// Number of the first `t<N>` temporary. By default the environment's `fresh_names.t`
+    /// or one past the highest `t<N>` in the input, whichever is higher (Halide's counter
+    /// is process-wide, so earlier passes may have advanced it).
     pub first_temp: Option<u64>,
     /// Number of the first parallel-task name (0 gives `parallel_task`, 1 gives
     /// `parallel_task$1`, ...).
@@ -110,7 +117,9 @@ pub fn inject_tracing_with(
     options: &TraceOptions<'_>,
 ) -> Result<Stmt, TracingError> {
     let index = EnvIndex::new(env)?;
-    let first_temp = options.first_temp.unwrap_or_else(|| next_free_temp_index(stmt));
+    env_check::check_ir(&index, stmt)?;
+    let first_temp =
+        options.first_temp.unwrap_or_else(|| next_free_temp_index(stmt).max(env.fresh_names.t.unwrap_or(0)));
     let names = NameGen::new(first_temp, options.first_task);
 
     // Outputs have no realize node; wrap the statement in a dummy one per output (the last

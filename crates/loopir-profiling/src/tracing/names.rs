@@ -6,8 +6,12 @@
 //! (which reproduces the reference's numbering when earlier passes used the same prefix),
 //! and task names start from the first one unless told otherwise.
 
+use loopir::address_map::AddressSet;
+use loopir::expr::ExprNode;
 use loopir::visit::{Visitor, walk_expr, walk_stmt};
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, name};
+
+use super::error::TracingError;
 
 /// Hands out the names the pass introduces.
 pub(crate) struct NameGen {
@@ -20,11 +24,12 @@ impl NameGen {
         NameGen { next_temp: first_temp, next_task: first_task }
     }
 
-    /// The next value temporary, `t<N>`.
-    pub(crate) fn temp(&mut self) -> Name {
+    /// The next value temporary, `t<N>`; an error once the numbers run out (the first
+    /// one, from the input or the caller, was near the largest `u64`).
+    pub(crate) fn temp(&mut self) -> Result<Name, TracingError> {
         let n = self.next_temp;
-        self.next_temp += 1;
-        name(&format!("t{n}"))
+        self.next_temp = n.checked_add(1).ok_or(TracingError::NamesExhausted { family: "t<N>" })?;
+        Ok(name(&format!("t{n}")))
     }
 
     /// The number the next temporary will get.
@@ -32,23 +37,26 @@ impl NameGen {
         self.next_temp
     }
 
-    /// The next parallel-task scope name.
-    pub(crate) fn task(&mut self) -> Name {
+    /// The next parallel-task scope name; an error once the numbers run out.
+    pub(crate) fn task(&mut self) -> Result<Name, TracingError> {
         let n = self.next_task;
-        self.next_task += 1;
-        if n == 0 { name("parallel_task") } else { name(&format!("parallel_task${n}")) }
+        self.next_task =
+            n.checked_add(1).ok_or(TracingError::NamesExhausted { family: "parallel_task$<N>" })?;
+        Ok(if n == 0 { name("parallel_task") } else { name(&format!("parallel_task${n}")) })
     }
 }
 
 /// One past the highest `N` of the names `t<N>` used in `s` (0 if there are none).
 pub fn next_free_temp_index(s: &Stmt) -> u64 {
-    let mut scan = TempScan { next: 0 };
+    let mut scan = TempScan { next: 0, seen: AddressSet::default() };
     scan.visit_stmt(s);
     scan.next
 }
 
 struct TempScan {
     next: u64,
+    /// Shared expression nodes already scanned: a DAG is scanned in linear time.
+    seen: AddressSet<*const ExprNode>,
 }
 
 impl TempScan {
@@ -65,6 +73,9 @@ impl TempScan {
 
 impl Visitor for TempScan {
     fn visit_expr(&mut self, e: &Expr) {
+        if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
+            return;
+        }
         match e.kind() {
             ExprKind::Variable(n) | ExprKind::Let { name: n, .. } => self.note(n),
             _ => {}
@@ -90,10 +101,18 @@ mod tests {
     #[test]
     fn task_names_follow_halide() {
         let mut g = NameGen::new(0, 0);
-        assert_eq!(g.task().as_ref(), "parallel_task");
-        assert_eq!(g.task().as_ref(), "parallel_task$1");
-        assert_eq!(g.temp().as_ref(), "t0");
-        assert_eq!(g.temp().as_ref(), "t1");
+        assert_eq!(g.task().expect("fresh").as_ref(), "parallel_task");
+        assert_eq!(g.task().expect("fresh").as_ref(), "parallel_task$1");
+        assert_eq!(g.temp().expect("fresh").as_ref(), "t0");
+        assert_eq!(g.temp().expect("fresh").as_ref(), "t1");
+    }
+
+    #[test]
+    fn running_out_of_numbers_is_an_error() {
+        let mut g = NameGen::new(u64::MAX - 1, u64::MAX);
+        assert_eq!(g.temp().expect("the last but one").as_ref(), format!("t{}", u64::MAX - 1));
+        assert_eq!(g.temp(), Err(TracingError::NamesExhausted { family: "t<N>" }));
+        assert!(g.task().is_err());
     }
 
     #[test]

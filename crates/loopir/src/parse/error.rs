@@ -22,6 +22,9 @@ pub enum ParseErrorKind {
     /// The text is well formed but describes an impossible node (for example a shuffle
     /// index outside its inputs).
     InvalidNode,
+    /// A spelling of the other dialect than the text's (see [`crate::dialect`]), or text
+    /// that mixes the two.
+    Dialect,
 }
 
 impl ParseErrorKind {
@@ -36,6 +39,7 @@ impl ParseErrorKind {
             ParseErrorKind::InvalidLiteral => "invalid literal",
             ParseErrorKind::InvalidType => "invalid type",
             ParseErrorKind::InvalidNode => "invalid node",
+            ParseErrorKind::Dialect => "dialect mismatch",
         }
     }
 }
@@ -87,6 +91,15 @@ impl ParseError {
             found,
             source_line: visible(&String::from_utf8_lossy(&src[line_start..line_end])),
         }
+    }
+
+    /// The same error for a part of `src` that starts at `start`, located in all of `src`
+    /// (what it found stays as described).
+    pub(crate) fn rebased(self, src: &[u8], start: usize) -> ParseError {
+        let found = self.found;
+        let mut e = ParseError::at(src, start + self.offset, self.len, self.kind, self.expected);
+        e.found = found;
+        e
     }
 
     /// Renders the error with the source line and a caret under the offending column,

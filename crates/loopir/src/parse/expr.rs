@@ -4,9 +4,11 @@
 use std::sync::Arc;
 
 use super::{Binding, ParseError, ParseErrorKind, Parser, Typed};
+use crate::dialect::{Dialect, TRACE_HELPER, TRACE_HELPER_ARGS_21, TRACE_THREAD_ID_ARG};
 use crate::equality::with_stack;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, ModulusRemainder, Name, VectorReduceOp};
 use crate::intrinsic::Intrinsic;
+use crate::print::{ShuffleForm, classify_shuffle};
 use crate::types::{Type, TypeCode};
 
 /// An infix operator: a binary node or one of the bitwise intrinsic calls.
@@ -202,8 +204,7 @@ impl<'a> Parser<'a> {
             return self.let_expr();
         }
         let lhs = self.unary()?;
-        let lhs = if self.at(" if ") && matches!(lhs.e.kind(), ExprKind::Load { .. }) {
-            self.pos += 4;
+        let lhs = if matches!(lhs.e.kind(), ExprKind::Load { .. }) && self.eat(" if ") {
             let pred = self.unary()?;
             let ExprKind::Load { name, index, alignment, .. } = lhs.e.kind() else { return Ok(lhs) };
             Typed {
@@ -224,6 +225,18 @@ impl<'a> Parser<'a> {
         let op_at = self.pos;
         let Some(op) = self.infix() else { return Ok(lhs) };
         let op_span = op_at..self.pos;
+        if let Infix::Bitwise(intrinsic) = op
+            && self.dialect == Dialect::Halide21
+        {
+            let text = String::from_utf8_lossy(&self.src[op_span.clone()]).trim().to_owned();
+            let lead = self.src[op_span.clone()].iter().take_while(|b| **b == b' ').count();
+            return Err(self.dialect_error(
+                op_at + lead,
+                text.len(),
+                &format!("infix `{text}` is the reference's spelling"),
+                &format!("a call `{}(a, b)`", intrinsic.name()),
+            ));
+        }
         let rhs = self.unary()?;
         let arithmetic = match op {
             Infix::Bin(op) => !op.is_comparison() && !op.is_logical(),
@@ -257,6 +270,17 @@ impl<'a> Parser<'a> {
     }
 
     fn infix(&mut self) -> Option<Infix> {
+        if self.lenient {
+            // Any spaces, or none, around the operator.
+            let save = self.pos;
+            for (text, op) in INFIXES {
+                if self.eat(text) {
+                    return Some(*op);
+                }
+            }
+            self.pos = save;
+            return None;
+        }
         let b = self.peek()?;
         if b != b' ' && b != b'*' && b != b'/' {
             return None;
@@ -291,6 +315,7 @@ impl<'a> Parser<'a> {
     }
 
     fn unary_inner(&mut self) -> Result<Typed, ParseError> {
+        self.skip_spaces();
         let Some(b) = self.peek() else {
             return Err(self.error(ParseErrorKind::UnexpectedEof, "an expression"));
         };
@@ -303,6 +328,14 @@ impl<'a> Parser<'a> {
                 Ok(sure(Expr::from_node_unchecked(Type::bool(ty.lanes()), ExprKind::Not(a.e))))
             }
             b'~' => {
+                if self.dialect == Dialect::Halide21 {
+                    return Err(self.dialect_error(
+                        self.pos,
+                        1,
+                        "`~(a)` is the reference's spelling",
+                        "a call `bitwise_not(a)`",
+                    ));
+                }
                 self.expect("~(")?;
                 let a = self.expr_implicit()?;
                 self.expect(")")?;
@@ -424,6 +457,19 @@ impl<'a> Parser<'a> {
         let text = std::str::from_utf8(&self.src[start..digits_end]).unwrap_or("");
         let e = if self.at("_i") || self.at("_u") {
             let signed = self.at("_i");
+            if self.dialect == Dialect::Halide21 {
+                let lit =
+                    self.pos + 2 + self.src[self.pos + 2..].iter().take_while(|b| b.is_ascii_digit()).count();
+                let text = String::from_utf8_lossy(&self.src[start..lit]).into_owned();
+                let (value, bits) = text.split_once('_').unwrap_or((&text, ""));
+                let ty = if signed { "int" } else { "uint" };
+                return Err(self.dialect_error(
+                    start,
+                    lit - start,
+                    &format!("`{text}` is the reference's spelling of an immediate"),
+                    &format!("`({ty}{}){value}`", &bits[1.min(bits.len())..]),
+                ));
+            }
             self.pos += 2;
             let bits_start = self.pos;
             let bits = self.uint()?;
@@ -509,7 +555,9 @@ impl<'a> Parser<'a> {
             self.pos += len;
             return self.after_prefix(ty, start);
         }
-        if let Some(end) = self.ctype_end(self.pos) {
+        if let Some(end) = self.ctype_end(self.pos)
+            && !self.redundant_parentheses(end)
+        {
             self.type_spelling(false)?;
             let inner = &self.src[start + 1..end];
             let ty = Type::handle(self.ctype(inner), 1);
@@ -535,6 +583,7 @@ impl<'a> Parser<'a> {
         }
         self.pos += 1;
         let inner = self.expr_implicit()?;
+        self.skip_spaces();
         if self.peek() != Some(b')') {
             return Err(self.error(ParseErrorKind::UnexpectedText, "`)` or an infix operator"));
         }
@@ -542,8 +591,76 @@ impl<'a> Parser<'a> {
         Ok(inner)
     }
 
+    /// Whether an integer literal (digits, or `-` and digits) starts at the cursor.
+    fn at_integer(&self) -> bool {
+        match self.peek() {
+            Some(b) if b.is_ascii_digit() => true,
+            Some(b'-') => self.peek_at(1).is_some_and(|b| b.is_ascii_digit()),
+            _ => false,
+        }
+    }
+
+    /// Halide 21.0.0's integer immediate of a type other than int32, `(uint16)3` or
+    /// `(uint1)0` (the prefix already read from `start`); an error in the reference's
+    /// dialect, which writes `3_u16` and `false`.
+    fn cast_immediate(&mut self, ty: Type, start: usize) -> Result<Typed, ParseError> {
+        let digits_at = self.pos + usize::from(self.peek() == Some(b'-'));
+        let end = digits_at + self.src[digits_at..].iter().take_while(|b| b.is_ascii_digit()).count();
+        let text = String::from_utf8_lossy(&self.src[self.pos..end]).into_owned();
+        if self.dialect == Dialect::Reference {
+            let reference = match (ty.is_bool(), ty.is_uint()) {
+                (true, _) if text == "0" => "`false`".to_owned(),
+                (true, _) => "`true`".to_owned(),
+                (false, true) => format!("`{text}_u{}`", ty.bits()),
+                (false, false) => format!("`{text}_i{}`", ty.bits()),
+            };
+            let written = String::from_utf8_lossy(&self.src[start..end]).into_owned();
+            return Err(self.dialect_error(
+                start,
+                end - start,
+                &format!("`{written}` is Halide 21.0.0's spelling of an immediate"),
+                &reference,
+            ));
+        }
+        let value = if ty.is_uint() {
+            text.parse::<u64>().ok().and_then(|v| Expr::uint_imm(ty, v).ok())
+        } else {
+            text.parse::<i64>().ok().and_then(|v| Expr::int_imm(ty, v).ok())
+        };
+        let Some(e) = value else {
+            return Err(self.error_at(
+                self.pos,
+                end - self.pos,
+                ParseErrorKind::InvalidLiteral,
+                &format!("a value that fits in {ty}"),
+            ));
+        };
+        self.pos = end;
+        self.no_trailing_name(start)?;
+        Ok(sure(e))
+    }
+
+    /// Whether the parenthesised word ending at `end` (its `)`) is, leniently, a
+    /// redundant pair of parentheses around a name (`f[(x)]`) rather than the spelling of
+    /// a C type: nothing that follows a type prefix follows it.
+    fn redundant_parentheses(&self, end: usize) -> bool {
+        if !self.lenient {
+            return false;
+        }
+        let inner = &self.src[self.pos + 1..end];
+        if !inner.iter().all(|&b| Self::is_name_byte(b)) {
+            return false;
+        }
+        let after = self.src[end + 1..].iter().find(|b| **b != b' ' && **b != b'\t');
+        !after.is_some_and(|&b| b == b'(' || b == b'[' || Self::is_name_byte(b))
+    }
+
     /// What follows a `(type)` prefix: a vector reduce, a call, a load or a variable.
     fn after_prefix(&mut self, ty: Type, start: usize) -> Result<Typed, ParseError> {
+        self.skip_spaces();
+        if ty.is_scalar() && (ty.is_int() || ty.is_uint()) && self.at_integer() {
+            return self.cast_immediate(ty, start);
+        }
         if self.at("vector_reduce_") {
             let save = self.pos;
             self.pos += "vector_reduce_".len();
@@ -593,7 +710,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Like [`Self::arg_list`], mapping each argument as it is read.
-    fn args_into<T>(&mut self, args: &mut Vec<T>, f: impl Fn(Typed) -> T) -> Result<(), ParseError> {
+    fn args_into<T>(&mut self, args: &mut Vec<T>, mut f: impl FnMut(Typed) -> T) -> Result<(), ParseError> {
         if self.eat(")") {
             return Ok(());
         }
@@ -624,8 +741,13 @@ impl<'a> Parser<'a> {
     /// `name(args)` with an optional lossless `[value_index]`.
     fn call_rest(&mut self, name: Name, prefix: Option<Type>) -> Result<Typed, ParseError> {
         self.expect("(")?;
+        // The arguments, and which of their types are sure (for Halide 21's bitwise calls).
         let mut args: Vec<Expr> = Vec::new();
-        self.args_into(&mut args, |a| a.e)?;
+        let mut sure_types: smallvec::SmallVec<[bool; 8]> = smallvec::SmallVec::new();
+        self.args_into(&mut args, |a| {
+            sure_types.push(a.sure);
+            a.e
+        })?;
         let mut value_index = 0u32;
         if self.peek() == Some(b'[') && self.peek_at(1).is_some_and(|b| b.is_ascii_digit()) {
             let save = self.pos;
@@ -642,16 +764,18 @@ impl<'a> Parser<'a> {
         let mut call_type = self.call_type_of(&name);
         // An intrinsic `bitwise_or/and/xor` of two operands prints infix and `bitwise_not` of
         // one prints `~(...)`: written as a call, the callee is an extern of the same name.
+        // Halide 21.0.0 writes the intrinsics as calls.
         let infix_arity = match Intrinsic::from_name(&name) {
             Some(Intrinsic::BitwiseOr | Intrinsic::BitwiseAnd | Intrinsic::BitwiseXor) => Some(2),
             Some(Intrinsic::BitwiseNot) => Some(1),
             _ => None,
         };
-        if infix_arity == Some(args.len())
-            && matches!(call_type, CallType::PureIntrinsic | CallType::Intrinsic)
-        {
+        let bitwise_call = infix_arity == Some(args.len())
+            && matches!(call_type, CallType::PureIntrinsic | CallType::Intrinsic);
+        if bitwise_call && self.dialect == Dialect::Reference {
             call_type = CallType::Extern;
         }
+        let bitwise_21 = bitwise_call && self.dialect == Dialect::Halide21;
         let (ty, is_sure) = match prefix {
             Some(t) => (t, true),
             None => match self.binding(&name) {
@@ -673,6 +797,22 @@ impl<'a> Parser<'a> {
                 None => (Type::INT32, true),
             },
         };
+        if bitwise_21 {
+            // The operands have the call's type: an operand whose type was only guessed
+            // takes it.
+            for (a, sure) in args.iter_mut().zip(&sure_types) {
+                if !sure {
+                    *a = retype(a, ty);
+                }
+            }
+        }
+        if self.dialect == Dialect::Halide21
+            && name.as_ref() == TRACE_HELPER
+            && args.len() == TRACE_HELPER_ARGS_21
+        {
+            // Halide 21.0.0's trace calls have no thread id: the reference's 0.
+            args.insert(TRACE_THREAD_ID_ARG, Expr::i32(0));
+        }
         let e = Expr::from_node_unchecked(ty, ExprKind::Call { name, args, call_type, value_index });
         Ok(Typed { e, sure: is_sure })
     }
@@ -741,6 +881,15 @@ impl<'a> Parser<'a> {
         if next != Some(b'(') && next != Some(b'[') {
             match word {
                 b"true" | b"false" => {
+                    if self.dialect == Dialect::Halide21 {
+                        let bit = if word == b"true" { 1 } else { 0 };
+                        return Err(self.dialect_error(
+                            start,
+                            len,
+                            &format!("`{}` is the reference's spelling", String::from_utf8_lossy(word)),
+                            &format!("`(uint1){bit}`"),
+                        ));
+                    }
                     self.pos += len;
                     return Ok(sure(Expr::bool(word == b"true")));
                 }
@@ -960,15 +1109,26 @@ impl<'a> Parser<'a> {
             return Err(bad(self, "lane indices within the input vectors"));
         }
         let Ok(lanes) = u16::try_from(indices.len()) else { return Err(bad(self, "fewer than 65536 lanes")) };
+        if word == b"transpose_vector" && self.dialect == Dialect::Halide21 {
+            return Err(self.dialect_error(
+                start,
+                word.len(),
+                "`transpose_vector` is the reference's spelling",
+                "the general form `shuffle(v, indices...)`",
+            ));
+        }
         let elem = vectors[0].e.ty().element_of();
         let is_sure = vectors.iter().all(|v| v.sure);
-        let e = Expr::from_node_unchecked(
-            elem.with_lanes(lanes),
-            ExprKind::Shuffle {
-                vectors: vectors.into_iter().map(|v| v.e).collect(),
-                indices: indices.into_iter().map(|i| i as i32).collect(),
-            },
-        );
+        let vectors: Vec<Expr> = vectors.into_iter().map(|v| v.e).collect();
+        let indices: Vec<i32> = indices.into_iter().map(|i| i as i32).collect();
+        if word == b"shuffle"
+            && self.dialect == Dialect::Reference
+            && matches!(classify_shuffle(&vectors, &indices), ShuffleForm::Transpose(_))
+        {
+            // Only Halide 21.0.0 writes a transpose in the general form.
+            self.late_tell_21.get_or_insert(start);
+        }
+        let e = Expr::from_node_unchecked(elem.with_lanes(lanes), ExprKind::Shuffle { vectors, indices });
         Ok(Typed { e, sure: is_sure })
     }
 }

@@ -17,20 +17,34 @@
 mod env;
 mod error;
 mod expr;
+mod lenient;
+mod options;
 mod stmt;
 
 pub use env::ParseEnv;
 pub use error::{ParseError, ParseErrorKind};
+pub(crate) use options::DialectPlan;
+pub use options::{Parsed, parse_stmt_with_options};
 
 use rustc_hash::FxHashMap;
 
+use crate::dialect::{Dialect, DialectTell};
 use crate::expr::{Expr, Name};
 use crate::stmt::Stmt;
 use crate::types::{CType, Type};
 
 /// Options of the parser.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ParseOptions {}
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// The dialect of the text (see [`crate::dialect`]); `None` tells it from the text,
+    /// and takes the reference's where the text does not tell.
+    pub dialect: Option<Dialect>,
+    /// Also accept hand-typed text: any indentation, optional spaces around operators
+    /// and punctuation, redundant parentheses, blank lines and a missing final newline.
+    /// Text that reads strictly reads the same; the errors of text that does not are
+    /// the strict reader's unless the lenient reader gets further.
+    pub lenient: bool,
+}
 
 /// Parses a statement printed by Halide (or by [`crate::print`]).
 pub fn parse_stmt(text: &str) -> Result<Stmt, ParseError> {
@@ -47,7 +61,7 @@ pub fn parse_stmt_with_env(text: &str, env: &ParseEnv) -> Result<Stmt, ParseErro
 /// location rather than rejected up front by the caller.
 pub fn parse_stmt_bytes(bytes: &[u8], env: &ParseEnv) -> Result<Stmt, ParseError> {
     check_bytes(bytes)?;
-    let mut p = Parser::new(bytes, env);
+    let mut p = Parser::new(bytes, env, Dialect::Reference, false);
     p.file()
 }
 
@@ -61,7 +75,7 @@ pub fn parse_expr(text: &str) -> Result<Expr, ParseError> {
 pub fn parse_expr_with_env(text: &str, env: &ParseEnv) -> Result<Expr, ParseError> {
     let bytes = text.as_bytes();
     check_bytes(bytes)?;
-    let mut p = Parser::new(bytes, env);
+    let mut p = Parser::new(bytes, env, Dialect::Reference, false);
     let e = p.expr_implicit()?;
     if p.pos < bytes.len() && !(bytes[p.pos] == b'\n' && p.pos + 1 == bytes.len()) {
         return Err(p.error(ParseErrorKind::UnexpectedText, "the end of the expression"));
@@ -77,11 +91,69 @@ fn check_bytes(bytes: &[u8]) -> Result<(), ParseError> {
         let at = e.valid_up_to();
         return Err(ParseError::at(bytes, at, 1, ParseErrorKind::InvalidUtf8, "UTF-8 text".into()));
     }
+    // Editors and other platforms' tools add these; without a word on them the error
+    // would point at an invisible character.
+    if bytes.starts_with(BYTE_ORDER_MARK) {
+        let mut e = ParseError::at(
+            bytes,
+            0,
+            BYTE_ORDER_MARK.len(),
+            ParseErrorKind::UnexpectedText,
+            "text without a byte-order mark (.stmt text starts with its first statement)".into(),
+        );
+        e.found = "a UTF-8 byte-order mark (U+FEFF)".into();
+        return Err(e);
+    }
+    if let Some(cr) = bytes.iter().position(|&b| b == b'\r') {
+        // Halide writes LF line ends and escapes a CR inside a string as `\r`.
+        let crlf = bytes.get(cr + 1) == Some(&b'\n');
+        let (expected, found) = if crlf {
+            ("a line end of LF alone: CRLF line endings are not .stmt text", "a CRLF line end")
+        } else {
+            ("text without carriage returns (a CR in a string is written `\\r`)", "a carriage return (CR)")
+        };
+        let mut e = ParseError::at(bytes, cr, 1, ParseErrorKind::UnexpectedText, expected.into());
+        e.found = found.into();
+        return Err(e);
+    }
     Ok(())
 }
 
+/// As [`check_bytes`] on `bytes[range]`, with the error located in the whole of `bytes`.
+pub(crate) fn check_bytes_in(bytes: &[u8], range: std::ops::Range<usize>) -> Result<(), ParseError> {
+    check_bytes(&bytes[range.clone()]).map_err(|e| e.rebased(bytes, range.start))
+}
+
+/// The UTF-8 encoding of U+FEFF at the start of a file.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
+
 fn memchr_nul(bytes: &[u8]) -> Option<usize> {
     bytes.iter().position(|&b| b == 0)
+}
+
+/// What is wrong with `text` if it spells a number type (`int`, `uint`, `float` or
+/// `bfloat`, a bit count, optionally `x` and a lane count) that cannot exist: no lanes,
+/// more lanes than a type holds, or a bit count outside 1 to 64. `None` for valid types
+/// and for text that is not spelled like a number type.
+fn impossible_number_type(text: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(text).ok()?;
+    let rest = ["bfloat", "float", "uint", "int"].iter().find_map(|code| text.strip_prefix(code))?;
+    let (bits, lanes) = rest.split_once('x').unwrap_or((rest, "1"));
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(bits) || !digits(lanes) || Type::parse(text).is_some() {
+        return None;
+    }
+    let lanes_ok = lanes.parse::<u16>().is_ok_and(|l| l > 0);
+    let bits_ok = bits.parse::<u8>().is_ok_and(|b| (1..=64).contains(&b));
+    Some(if lanes.bytes().all(|b| b == b'0') {
+        format!("a type with at least one lane (`{text}` has none)")
+    } else if !lanes_ok {
+        format!("a type of at most 65535 lanes (`{text}` has {lanes})")
+    } else if !bits_ok {
+        format!("a bit count from 1 to 64 (`{text}` has {bits})")
+    } else {
+        format!("a type (`{text}` is not one)")
+    })
 }
 
 /// An expression and whether its type is known for sure or only a default guess.
@@ -115,10 +187,19 @@ pub(crate) struct Parser<'a> {
     pub(crate) provided_types: FxHashMap<Name, Vec<Type>>,
     /// The always-true predicate of each lane count, shared by every unpredicated access.
     true_predicates: FxHashMap<u16, Expr>,
+    /// The dialect the text is read in.
+    pub(crate) dialect: Dialect,
+    /// What in the text showed the dialect, for messages about the other's spellings.
+    pub(crate) told_by: Option<DialectTell>,
+    /// Where a transposing shuffle was written `shuffle(...)`, as only Halide 21.0.0
+    /// writes it: when nothing else told the dialect, the text is Halide 21's.
+    pub(crate) late_tell_21: Option<usize>,
+    /// Whether hand-typed text is accepted (see [`ParseOptions::lenient`]).
+    pub(crate) lenient: bool,
 }
 
 impl<'a> Parser<'a> {
-    fn new(src: &'a [u8], env: &'a ParseEnv) -> Parser<'a> {
+    pub(crate) fn new(src: &'a [u8], env: &'a ParseEnv, dialect: Dialect, lenient: bool) -> Parser<'a> {
         Parser {
             src,
             pos: 0,
@@ -128,7 +209,27 @@ impl<'a> Parser<'a> {
             scope: FxHashMap::default(),
             provided_types: FxHashMap::default(),
             true_predicates: FxHashMap::default(),
+            dialect,
+            told_by: None,
+            late_tell_21: None,
+            lenient,
         }
+    }
+
+    /// An error for a spelling of the other dialect than the one the text is read in:
+    /// `instead` is what was expected, `spelled` says whose spelling was found.
+    pub(crate) fn dialect_error(&self, at: usize, len: usize, spelled: &str, instead: &str) -> ParseError {
+        let why = match &self.told_by {
+            Some(t) => {
+                let line =
+                    self.src[..t.span.start.min(self.src.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+                format!(", as `{}` on line {line} shows", t.text)
+            }
+            None => String::new(),
+        };
+        let expected =
+            format!("{instead} ({spelled}; the text is read in {} dialect{why})", self.dialect.describe());
+        ParseError::at(self.src, at, len, ParseErrorKind::Dialect, expected)
     }
 
     /// The predicate of a load or store that touches every lane.
@@ -158,10 +259,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn at(&self, lit: &str) -> bool {
+        if self.lenient {
+            return self.loose_match(lit).is_some();
+        }
         self.src[self.pos..].starts_with(lit.as_bytes())
     }
 
     pub(crate) fn eat(&mut self, lit: &str) -> bool {
+        if self.lenient {
+            let end = self.loose_match(lit);
+            if let Some(end) = end {
+                self.pos = end;
+            }
+            return end.is_some();
+        }
         if self.at(lit) {
             self.pos += lit.len();
             true
@@ -207,6 +318,7 @@ impl<'a> Parser<'a> {
 
     /// Reads a name: a run of `[A-Za-z0-9_.$:]` that does not start with a digit.
     pub(crate) fn name(&mut self) -> Result<Name, ParseError> {
+        self.skip_spaces();
         let len = self.token_len();
         if len == 0 || self.src[self.pos].is_ascii_digit() {
             return Err(self.error(ParseErrorKind::UnexpectedText, "a name"));
@@ -255,6 +367,7 @@ impl<'a> Parser<'a> {
 
     /// Reads an unsigned decimal integer.
     pub(crate) fn uint(&mut self) -> Result<u64, ParseError> {
+        self.skip_spaces();
         let start = self.pos;
         while self.peek().is_some_and(|b| b.is_ascii_digit()) {
             self.pos += 1;
@@ -292,6 +405,12 @@ impl<'a> Parser<'a> {
                 return Err(self.error(ParseErrorKind::InvalidType, "a type"));
             };
             let inner = &self.src[self.pos + 1..end];
+            if let Some(problem) = impossible_number_type(inner) {
+                // `(int32x0)` matches the C type grammar, but it is a number type Halide
+                // cannot have, not a C type name: read as a handle, it would print back
+                // as something else.
+                return Err(self.error_at(self.pos + 1, inner.len(), ParseErrorKind::InvalidType, &problem));
+            }
             let c = self.ctype(inner);
             self.pos = end + 1;
             let mut lanes = 1u16;
@@ -318,7 +437,8 @@ impl<'a> Parser<'a> {
                 start,
                 len.max(1),
                 ParseErrorKind::InvalidType,
-                "a type such as `int32` or `float32x8`",
+                &impossible_number_type(text.as_bytes())
+                    .unwrap_or_else(|| "a type such as `int32` or `float32x8`".into()),
             )),
         }
     }
@@ -384,8 +504,15 @@ impl<'a> Parser<'a> {
 
     // ---- the file ----
 
+    /// The body of a function in a module: statements at indentation 0 up to the `}`
+    /// that closes the function (left unread).
+    pub(crate) fn function_body(&mut self) -> Result<Stmt, ParseError> {
+        self.block(0)
+    }
+
     fn file(&mut self) -> Result<Stmt, ParseError> {
         let s = self.block(0)?;
+        self.skip_blank();
         if self.pos < self.src.len() {
             let kind = if self.peek() == Some(b' ') {
                 ParseErrorKind::Indentation

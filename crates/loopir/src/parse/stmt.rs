@@ -6,6 +6,7 @@
 //! of recursion.
 
 use super::{Binding, ParseError, ParseErrorKind, Parser};
+use crate::dialect::{self, Dialect};
 use crate::equality::with_stack;
 use crate::expr::{Expr, ExprKind, Name};
 use crate::stmt::{
@@ -126,31 +127,40 @@ impl<'a> Parser<'a> {
 
     fn block_items(&mut self, n: usize, items: &mut Vec<Item>) -> Result<(), ParseError> {
         loop {
-            if self.pos >= self.src.len() {
-                return Ok(());
+            // Leniently, a block runs to its closing brace; blank lines and indentation
+            // say nothing. Strictly, a block is its lines at indentation `n`.
+            if self.lenient {
+                self.skip_blank();
+                if self.pos >= self.src.len() || self.peek() == Some(b'}') {
+                    return Ok(());
+                }
+            } else {
+                if self.pos >= self.src.len() {
+                    return Ok(());
+                }
+                let ind = self.spaces_at(self.pos);
+                let first = self.src.get(self.pos + ind).copied();
+                if ind < n || (ind == n && first == Some(b'}')) {
+                    return Ok(());
+                }
+                if ind > n {
+                    return Err(self.error_at(
+                        self.pos,
+                        ind,
+                        ParseErrorKind::Indentation,
+                        &format!("{n} spaces of indentation (found {ind})"),
+                    ));
+                }
+                if first == Some(b'\n') || first.is_none() {
+                    return Err(self.error_at(
+                        self.pos + ind,
+                        1,
+                        ParseErrorKind::UnexpectedText,
+                        "a statement, not an empty line",
+                    ));
+                }
+                self.pos += n;
             }
-            let ind = self.spaces_at(self.pos);
-            let first = self.src.get(self.pos + ind).copied();
-            if ind < n || (ind == n && first == Some(b'}')) {
-                return Ok(());
-            }
-            if ind > n {
-                return Err(self.error_at(
-                    self.pos,
-                    ind,
-                    ParseErrorKind::Indentation,
-                    &format!("{n} spaces of indentation (found {ind})"),
-                ));
-            }
-            if first == Some(b'\n') || first.is_none() {
-                return Err(self.error_at(
-                    self.pos + ind,
-                    1,
-                    ParseErrorKind::UnexpectedText,
-                    "a statement, not an empty line",
-                ));
-            }
-            self.pos += n;
             let item = with_stack(|| self.statement(n))?;
             if let Item::Binder(_, Some(name), _) = &item {
                 let b = match &item {
@@ -166,7 +176,8 @@ impl<'a> Parser<'a> {
     }
 
     fn newline(&mut self) -> Result<(), ParseError> {
-        if self.eat("\n") {
+        // Leniently, trailing spaces and a missing final newline are fine.
+        if self.eat("\n") || (self.lenient && self.pos >= self.src.len()) {
             Ok(())
         } else {
             Err(self.error(ParseErrorKind::UnexpectedText, "the end of the line"))
@@ -181,6 +192,10 @@ impl<'a> Parser<'a> {
     }
 
     fn expect_indent(&mut self, n: usize) -> Result<(), ParseError> {
+        if self.lenient {
+            self.skip_blank();
+            return Ok(());
+        }
         let ind = self.spaces_at(self.pos);
         if ind != n {
             if self.pos >= self.src.len() {
@@ -221,7 +236,7 @@ impl<'a> Parser<'a> {
         }
         for (kw, is_producer) in [("produce ", true), ("consume ", false)] {
             if self.at(kw) && self.token_len() + 1 == kw.len() {
-                self.pos += kw.len();
+                self.expect(kw)?;
                 let name = self.name()?;
                 self.expect(" {")?;
                 let body = self.braced_body(n, n + 1)?;
@@ -250,7 +265,7 @@ impl<'a> Parser<'a> {
             return self.allocate(n, start);
         }
         if self.at("free ") && self.token_len() == "free".len() {
-            self.pos += "free ".len();
+            self.expect("free ")?;
             let name = self.name()?;
             self.newline()?;
             return s(StmtKind::Free { name });
@@ -293,7 +308,7 @@ impl<'a> Parser<'a> {
 
     /// `let name = value` (a LetStmt) or a statement-level `let ... in ...` (an Evaluate).
     fn let_line(&mut self, start: usize) -> Result<Item, ParseError> {
-        self.pos += "let ".len();
+        self.expect("let ")?;
         let name = self.name()?;
         self.expect(" = ")?;
         let value = self.expr_implicit()?;
@@ -316,11 +331,16 @@ impl<'a> Parser<'a> {
             self.src[self.pos..].iter().take_while(|b| b.is_ascii_alphanumeric() || **b == b'_').count();
         let kw = std::str::from_utf8(&self.src[self.pos..self.pos + len]).unwrap_or("");
         let Some(for_type) = ForType::from_keyword(kw) else { return Ok(None) };
-        let after = self.src.get(self.pos + len).copied();
-        if after != Some(b' ') && after != Some(b'<') {
-            return Ok(None);
-        }
-        if after == Some(b' ') && self.src.get(self.pos + len + 1) != Some(&b'(') {
+        // A loop keyword is followed by ` (` or `<DEVICE>` (leniently, also by `(` after
+        // any spaces); otherwise the word is a name (a call `for(x)`, a store `for[x]`).
+        let rest = &self.src[self.pos + len..];
+        let is_loop = if self.lenient {
+            let gap = rest.iter().take_while(|b| **b == b' ' || **b == b'\t').count();
+            matches!(rest.get(gap), Some(b'(')) || rest.first() == Some(&b'<')
+        } else {
+            rest.starts_with(b" (") || rest.first() == Some(&b'<')
+        };
+        if !is_loop {
             return Ok(None);
         }
         self.pos += len;
@@ -349,11 +369,16 @@ impl<'a> Parser<'a> {
             Ok::<_, ParseError>((min, max, body))
         })();
         self.pop_binding(&name);
-        let (min, max, body) = rest?;
+        let (min, bound, body) = rest?;
+        // Halide 21.0.0's loops give the extent, the reference's (and the IR) the max.
+        let max = match self.dialect {
+            Dialect::Reference => bound.e,
+            Dialect::Halide21 => dialect::loop_max_from_extent(&min.e, &bound.e),
+        };
         Ok(Some(Item::Stmt(Stmt::from_kind_unchecked(StmtKind::For {
             name,
             min: min.e,
-            max: max.e,
+            max,
             for_type,
             device_api,
             partition_policy: PartitionPolicy::Auto,
@@ -410,13 +435,13 @@ impl<'a> Parser<'a> {
             return Ok(None);
         }
         let value = if self.eat("\n") {
-            // A let chain, one binding per line at two more spaces, then an empty line.
+            // A let chain, one binding per line at two more spaces, then an empty line
+            // (leniently: at any indentation, the empty line optional).
             let k = n + 2;
             let mut links = Vec::new();
             let body = loop {
                 self.expect_indent(k)?;
-                if self.at("let ") {
-                    self.pos += 4;
+                if self.eat("let ") {
                     let name = self.name()?;
                     self.expect(" = ")?;
                     let v = self.expr_implicit()?;
@@ -438,11 +463,15 @@ impl<'a> Parser<'a> {
             while let Some((name, v)) = links.pop() {
                 e = Expr::from_node_unchecked(e.ty(), ExprKind::Let { name, value: v, body: e });
             }
+            if !self.lenient {
+                self.newline()?;
+            }
             e
         } else {
-            self.expr_implicit()?.e
+            let e = self.expr_implicit()?.e;
+            self.newline()?;
+            e
         };
-        self.newline()?;
         let lanes = value.ty().lanes();
         let predicate = match predicate {
             Some(p) => p,
@@ -519,7 +548,7 @@ impl<'a> Parser<'a> {
     }
 
     fn allocate(&mut self, n: usize, start: usize) -> Result<Item, ParseError> {
-        self.pos += "allocate ".len();
+        self.expect("allocate ")?;
         let name = self.name()?;
         self.expect("[")?;
         let ty = self.type_spelling(true)?;
@@ -563,13 +592,11 @@ impl<'a> Parser<'a> {
         let condition = if self.eat(" if ") { self.unary()?.e } else { Expr::const_true() };
         let mut new_expr = None;
         let mut free_function = None;
-        let custom_new = format!("\n{} custom_new {{ ", " ".repeat(n));
-        if self.eat(&custom_new) {
+        if self.eat_next_line(n, " custom_new { ") {
             new_expr = Some(self.expr_implicit()?.e);
             self.expect(" }")?;
         }
-        let custom_delete = format!("\n{} custom_delete {{ ", " ".repeat(n));
-        if self.eat(&custom_delete) {
+        if self.eat_next_line(n, " custom_delete { ") {
             free_function = Some(self.name()?);
             self.expect("(")?;
             let at = self.pos;
@@ -620,7 +647,7 @@ impl<'a> Parser<'a> {
     }
 
     fn realize(&mut self, n: usize) -> Result<Item, ParseError> {
-        self.pos += "realize ".len();
+        self.expect("realize ")?;
         let name = self.name()?;
         self.expect("(")?;
         self.push_binding(&name, Binding::Func);
@@ -666,20 +693,33 @@ impl<'a> Parser<'a> {
     }
 
     fn if_or_conditional_prefetch(&mut self, n: usize, start: usize) -> Result<Item, ParseError> {
-        self.pos += "if (".len();
+        self.expect("if (")?;
         let cond = self.expr_implicit()?.e;
         self.expect(") {")?;
         self.newline()?;
         // A conditional prefetch is an `if` whose braces hold exactly one prefetch line: a
         // Prefetch inside a real `if` would print its body inside the braces too.
+        let save = self.pos;
         let inner = format!("{}prefetch ", " ".repeat(n + 1));
-        if self.at(&inner) {
-            let save = self.pos;
+        if self.lenient {
+            self.skip_blank();
+        } else if self.at(&inner) {
             self.pos += n + 1;
-            let b = self.prefetch_line(cond.clone())?;
-            let close = format!("\n{}}}\n", " ".repeat(n));
-            if self.eat(&close) {
-                return Ok(Item::Binder(b, None, start));
+        }
+        if self.pos != save || self.lenient {
+            if self.at("prefetch ") {
+                let b = self.prefetch_line(cond.clone())?;
+                let closed = if self.lenient {
+                    self.newline().is_ok() && {
+                        self.skip_blank();
+                        self.eat("}") && self.newline().is_ok()
+                    }
+                } else {
+                    self.eat(&format!("\n{}}}\n", " ".repeat(n)))
+                };
+                if closed {
+                    return Ok(Item::Binder(b, None, start));
+                }
             }
             self.pos = save;
         }
@@ -721,7 +761,7 @@ impl<'a> Parser<'a> {
 
     fn fork(&mut self, n: usize) -> Result<Item, ParseError> {
         let start = self.pos;
-        self.pos += "fork ".len();
+        self.expect("fork ")?;
         let mut tasks = Vec::new();
         while self.eat("{") {
             tasks.push(self.braced_body_no_close(n)?);
