@@ -57,7 +57,9 @@ fn check_all(
             (Ok(Agreement::Exact), None) => exact += 1,
             (Ok(Agreement::Rounding(_)), None) => rounding += 1,
             (Ok(Agreement::Differs(d)), _) => problems.push(format!("{what} {case}: outputs differ: {d}")),
-            (Ok(_), Some(w)) => problems.push(format!("{what} {case}: listed as unable to run ({w}) but ran")),
+            (Ok(_), Some(w)) => {
+                problems.push(format!("{what} {case}: listed as unable to run ({w}) but ran"))
+            }
             (Err(why), known) => {
                 cannot += 1;
                 if !known.is_some_and(|w| why.contains(w)) {
@@ -80,8 +82,10 @@ fn profile_case(case: &str) -> Result<Agreement, String> {
     let pipeline = env.pipeline_name().unwrap_or("pipeline").to_owned();
     let input = parse(&dir, &dir.join("profile.input.stmt"))?;
     let before = run(case, &input, None, LIMIT).map_err(|e| e.to_string())?;
-    let output = inject_profiling(&input, &pipeline, &env, &ProfileOptions::default()).map_err(|e| e.to_string())?;
-    let after = run(case, &output.stmt, Some(&before), LIMIT).map_err(|e| format!("the pass's output: {e}"))?;
+    let output =
+        inject_profiling(&input, &pipeline, &env, &ProfileOptions::default()).map_err(|e| e.to_string())?;
+    let after =
+        run(case, &output.stmt, Some(&before), LIMIT).map_err(|e| format!("the pass's output: {e}"))?;
     Ok(compare_outputs(&after, &before))
 }
 
@@ -114,7 +118,8 @@ fn compute_case(case: &str) -> Result<Agreement, String> {
         .map_err(|e| format!("the pass fails: {e}"))?;
     let expected = parse(&dir, &dir.join("bounds.expected.stmt"))?;
     let shaped = shapes(case)?;
-    let theirs = run(case, &expected, Some(&shaped), LIMIT).map_err(|e| format!("the reference's output: {e}"))?;
+    let theirs =
+        run(case, &expected, Some(&shaped), LIMIT).map_err(|e| format!("the reference's output: {e}"))?;
     let ours = run(case, &output, Some(&shaped), LIMIT).map_err(|e| format!("the pass's output: {e}"))?;
     Ok(compare_outputs(&ours, &theirs))
 }
@@ -127,12 +132,14 @@ fn profiling_keeps_the_meaning_of_every_profile_case() {
 
 #[test]
 fn allocation_bounds_inference_keeps_the_meaning() {
-    let problems = check_all("allocation bounds inference", "allocbounds.input.stmt", ALLOC_CANNOT_RUN, alloc_case);
+    let problems =
+        check_all("allocation bounds inference", "allocbounds.input.stmt", ALLOC_CANNOT_RUN, alloc_case);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn computation_bounds_inference_computes_what_the_reference_computes() {
-    let problems = check_all("computation bounds inference", "bounds.input.stmt", COMPUTE_CANNOT_RUN, compute_case);
+    let problems =
+        check_all("computation bounds inference", "bounds.input.stmt", COMPUTE_CANNOT_RUN, compute_case);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -10,11 +10,18 @@
 
 mod interp_support;
 
-use interp_support::{Agreement, cases_dir, compare_outputs, parse, reference_run, run, stage_name, stages, tuple_reads};
+use interp_support::{
+    Agreement, cases_dir, compare_outputs, parse, reference_run, run, stage_name, stages, tuple_reads,
+};
 
 /// The operations one run of one stage may execute (the interpreter does about 10^8 a
 /// second): a case whose smallest accepted size needs more cannot run in the suite.
 const LIMIT: u64 = 40_000_000;
+
+/// The limit, unless `LOOPIR_INTERP_LIMIT` sets another (to see how much a case needs).
+fn limit() -> u64 {
+    std::env::var("LOOPIR_INTERP_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(LIMIT)
+}
 
 /// Stages that cannot run, as (case, stage file prefix or "" for every stage of the
 /// case, a part of the error).
@@ -39,7 +46,7 @@ fn check_case(case: &str) -> Report {
     let dir = cases_dir().join(case);
     let files = stages(&dir);
     let mut report = Report::default();
-    let (ref_stage, reference) = match reference_run(case, LIMIT) {
+    let (ref_stage, reference) = match reference_run(case, limit()) {
         Ok(r) => r,
         Err(why) => {
             for f in &files {
@@ -60,15 +67,21 @@ fn check_case(case: &str) -> Report {
         // Calls of tuple-valued Funcs whose value index the text does not print (Halide
         // prints `f(x)[1]` as `f(x)`): the stage reads the first value instead.
         let lossy = tuple_reads(&stmt);
-        let lossy_why = || format!("the text drops the value index of calls to the tuple-valued {}", lossy.join(", "));
-        match run(case, &stmt, Some(&reference), LIMIT) {
+        let lossy_why =
+            || format!("the text drops the value index of calls to the tuple-valued {}", lossy.join(", "));
+        match run(case, &stmt, Some(&reference), limit()) {
             Ok(r) => {
                 report.operations += r.stats.operations;
+                if std::env::var_os("LOOPIR_INTERP_REPORT").is_some() {
+                    println!("REPORT     {case} {name}: {} operations", r.stats.operations);
+                }
                 match compare_outputs(&r, &reference) {
                     Agreement::Exact => report.agree.push(name),
                     Agreement::Rounding(d) => report.rounding.push((name, d)),
                     Agreement::Differs(_) if !lossy.is_empty() => report.cannot_run.push((name, lossy_why())),
-                    Agreement::Differs(d) => report.disagree.push((name, format!("{d} (against {ref_stage})"))),
+                    Agreement::Differs(d) => {
+                        report.disagree.push((name, format!("{d} (against {ref_stage})")))
+                    }
                 }
             }
             Err(_) if !lossy.is_empty() => report.cannot_run.push((name, lossy_why())),

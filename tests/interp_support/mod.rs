@@ -6,11 +6,11 @@ use std::path::{Path, PathBuf};
 
 use loopir::Stmt;
 use loopir_bounds::env::BoundsEnv;
-use loopir_interp::pipeline::parse_scalar;
 use loopir_interp::buffer::{Descriptor, Dim, dense_strides, layout, write_descriptor};
+use loopir_interp::pipeline::parse_scalar;
 use loopir_interp::{
-    ExternArg, HostRuntime, InterpError, Limits, PipelineRun, ProfilerCall, Program, RunConfig, Runtime, RuntimeCx,
-    TraceEvent, compile_with, run_pipeline,
+    ExternArg, HostRuntime, InterpError, Limits, PipelineRun, ProfilerCall, Program, RunConfig, Runtime,
+    RuntimeCx, TraceEvent, compile_with, run_pipeline,
 };
 
 /// The oracle's `cases` directory.
@@ -36,7 +36,12 @@ pub fn params_of(case: &str) -> &'static [(&'static str, &'static str)] {
             ("whiteLevel", "1023"),
         ],
         "app_iir_blur" => &[("alpha", "0.1")],
-        "app_lens_blur" => &[("slices", "32"), ("focus_depth", "13"), ("blur_radius_scale", "0.5"), ("aperture_samples", "32")],
+        "app_lens_blur" => &[
+            ("slices", "32"),
+            ("focus_depth", "13"),
+            ("blur_radius_scale", "0.5"),
+            ("aperture_samples", "32"),
+        ],
         "app_local_laplacian" => &[("levels", "4"), ("alpha", "1.0"), ("beta", "1.0")],
         "app_nl_means" => &[("patch_size", "7"), ("search_area", "7"), ("sigma", "0.12")],
         "heap_and_stack" => &[("k", "3")],
@@ -60,7 +65,7 @@ pub fn parse(dir: &Path, file: &Path) -> Result<Stmt, String> {
 /// A run configuration with the case's parameters (those the program reads).
 pub fn config_for(case: &str, program: &Program, limit: u64) -> Result<RunConfig, String> {
     let mut config = RunConfig {
-        limits: Limits { operations: limit, ..Limits::default() },
+        limits: Limits { operations: limit, memory: 1 << 27 },
         // Small outputs keep the suite fast; the pipelines' own bounds queries enlarge
         // them where their schedules need more.
         candidate_extents: vec![4, 8, 16, 32, 64, 128, 256],
@@ -76,7 +81,12 @@ pub fn config_for(case: &str, program: &Program, limit: u64) -> Result<RunConfig
 
 /// Compiles and runs a statement as a pipeline; `shaped` gives the buffers' shapes and
 /// types (else the pipeline's own bounds query or a probe chooses them).
-pub fn run(case: &str, stmt: &Stmt, shaped: Option<&PipelineRun>, limit: u64) -> Result<PipelineRun, InterpError> {
+pub fn run(
+    case: &str,
+    stmt: &Stmt,
+    shaped: Option<&PipelineRun>,
+    limit: u64,
+) -> Result<PipelineRun, InterpError> {
     let mut runtime = TestRuntime::default();
     let program = compile_with(stmt, &runtime)?;
     let mut config = config_for(case, &program, limit)
@@ -116,8 +126,15 @@ impl Runtime for TestRuntime {
         name == "my_extern"
     }
 
-    fn extern_call(&mut self, name: &str, args: &[ExternArg], cx: &mut RuntimeCx<'_>) -> Result<u64, InterpError> {
-        let mem = |e: loopir_interp::heap::HeapError| InterpError::new(loopir_interp::ErrorKind::MemoryAccess, e.to_string());
+    fn extern_call(
+        &mut self,
+        name: &str,
+        args: &[ExternArg],
+        cx: &mut RuntimeCx<'_>,
+    ) -> Result<u64, InterpError> {
+        let mem = |e: loopir_interp::heap::HeapError| {
+            InterpError::new(loopir_interp::ErrorKind::MemoryAccess, e.to_string())
+        };
         if name != "my_extern" || args.len() != 2 {
             return self.host.extern_call(name, args, cx);
         }
@@ -133,7 +150,8 @@ impl Runtime for TestRuntime {
                 .zip(dense_strides(&extents))
                 .map(|(d, stride)| Dim { min: d.min, extent: d.extent, stride })
                 .collect();
-            write_descriptor(cx.heap, input, &Descriptor { dimensions: dims.len() as i32, ..src }, &dims).map_err(mem)?;
+            write_descriptor(cx.heap, input, &Descriptor { dimensions: dims.len() as i32, ..src }, &dims)
+                .map_err(mem)?;
             return Ok(0);
         }
         if dst.is_bounds_query() {
@@ -163,7 +181,8 @@ impl Runtime for TestRuntime {
 
 /// The outputs of a run as `name=hash` pairs, sorted by name.
 pub fn output_hashes(run: &PipelineRun) -> Vec<(String, u64)> {
-    let mut v: Vec<(String, u64)> = run.outputs.iter().map(|(n, b)| (n.to_string(), b.content_hash())).collect();
+    let mut v: Vec<(String, u64)> =
+        run.outputs.iter().map(|(n, b)| (n.to_string(), b.content_hash())).collect();
     v.sort();
     v
 }
@@ -194,9 +213,12 @@ pub fn compare_outputs(a: &PipelineRun, b: &PipelineRun) -> Agreement {
     }
     let mut worst = 0f64;
     for (name, x) in &a.outputs {
-        let scale = x.values.iter().map(|&v| x.elem.to_f64(v).abs()).filter(|v| v.is_finite()).fold(1f64, f64::max);
+        let scale =
+            x.values.iter().map(|&v| x.elem.to_f64(v).abs()).filter(|v| v.is_finite()).fold(1f64, f64::max);
         let Some((_, y)) = b.outputs.iter().find(|(n, _)| n == name) else { continue };
-        if x.dims.iter().map(|d| (d.min, d.extent)).ne(y.dims.iter().map(|d| (d.min, d.extent))) || x.elem != y.elem {
+        if x.dims.iter().map(|d| (d.min, d.extent)).ne(y.dims.iter().map(|d| (d.min, d.extent)))
+            || x.elem != y.elem
+        {
             return Agreement::Differs(format!("{name}: {x} vs {y}"));
         }
         for i in 0..x.len() {
@@ -239,8 +261,12 @@ pub fn tuple_reads(stmt: &Stmt) -> Vec<String> {
     impl Visitor for Tuples {
         fn visit_stmt(&mut self, s: &Stmt) {
             match s.kind() {
-                StmtKind::Provide { name, values, .. } if values.len() > 1 => self.tuples.push(name.to_string()),
-                StmtKind::Realize { name, types, .. } if types.len() > 1 => self.tuples.push(name.to_string()),
+                StmtKind::Provide { name, values, .. } if values.len() > 1 => {
+                    self.tuples.push(name.to_string())
+                }
+                StmtKind::Realize { name, types, .. } if types.len() > 1 => {
+                    self.tuples.push(name.to_string())
+                }
                 _ => {}
             }
             loopir::visit::walk_stmt(self, s);
@@ -267,7 +293,9 @@ const NOT_IN_FILE: &[&str] = &["halide_do_par_for", "halide_do_parallel_tasks", 
 /// The stage files of a case from computation bounds inference on, in order.
 pub fn stages(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("stages"))
-        .map(|rd| rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "stmt")).collect())
+        .map(|rd| {
+            rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "stmt")).collect()
+        })
         .unwrap_or_default();
     files.sort();
     let start = files
@@ -294,7 +322,9 @@ pub fn reference_run(case: &str, limit: u64) -> Result<(String, PipelineRun), St
         }
         let Ok(stmt) = parse(&dir, f) else { continue };
         match run(case, &stmt, None, limit) {
-            Ok(r) if r.shapes_from == loopir_interp::ShapeSource::BoundsQuery => return Ok((stage_name(f), r)),
+            Ok(r) if r.shapes_from == loopir_interp::ShapeSource::BoundsQuery => {
+                return Ok((stage_name(f), r));
+            }
             Ok(_) => {}
             // Earlier stages do more work, not less.
             Err(e) if e.kind == loopir_interp::ErrorKind::Limit => {

@@ -17,7 +17,11 @@ const STAGES: &[(&str, &str, &[(&str, &str)])] = &[
     ("app_harris.cpu", "25.second_simplification.stmt", &[]),
     ("app_unsharp.cpu", "25.second_simplification.stmt", &[]),
     ("app_bilateral_grid.cpu", "25.second_simplification.stmt", &[("r_sigma", "0.1")]),
-    ("app_local_laplacian.cpu", "25.second_simplification.stmt", &[("levels", "4"), ("alpha", "1.0"), ("beta", "1.0")]),
+    (
+        "app_local_laplacian.cpu",
+        "25.second_simplification.stmt",
+        &[("levels", "4"), ("alpha", "1.0"), ("beta", "1.0")],
+    ),
     ("app_iir_blur.cpu", "25.second_simplification.stmt", &[("alpha", "0.1")]),
 ];
 

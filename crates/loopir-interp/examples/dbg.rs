@@ -17,7 +17,8 @@ fn params(program: &loopir_interp::Program, cfg: &mut RunConfig) {
         for kv in ps.split(',').filter(|s| !s.is_empty()) {
             let (k, v) = kv.split_once('=').expect("k=v");
             if let Some(p) = program.interface().scalars.iter().find(|p| &*p.name == k) {
-                cfg.params.insert(k.to_string(), loopir_interp::pipeline::parse_scalar(v, p.ty).expect("value"));
+                cfg.params
+                    .insert(k.to_string(), loopir_interp::pipeline::parse_scalar(v, p.ty).expect("value"));
             }
         }
     }
@@ -43,7 +44,12 @@ fn main() {
                 count += 1;
                 if shown < 10 {
                     shown += 1;
-                    println!("{n}{:?}: {} vs {}", a.coords_of(i), a.elem.to_f64(a.values[i]), b.elem.to_f64(b.values[i]));
+                    println!(
+                        "{n}{:?}: {} vs {}",
+                        a.coords_of(i),
+                        a.elem.to_f64(a.values[i]),
+                        b.elem.to_f64(b.values[i])
+                    );
                 }
             }
         }

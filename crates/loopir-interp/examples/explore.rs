@@ -39,7 +39,10 @@ fn main() {
             for kv in ps.split(',').filter(|s| !s.is_empty()) {
                 let (k, v) = kv.split_once('=').expect("k=v");
                 if let Some(p) = program.interface().scalars.iter().find(|p| &*p.name == k) {
-                    cfg.params.insert(k.to_string(), loopir_interp::pipeline::parse_scalar(v, p.ty).expect("value"));
+                    cfg.params.insert(
+                        k.to_string(),
+                        loopir_interp::pipeline::parse_scalar(v, p.ty).expect("value"),
+                    );
                 }
             }
         }
@@ -57,7 +60,6 @@ fn main() {
                 );
             }
             Err(e) => println!("{path}: RUN {e}"),
-
         }
     }
 }

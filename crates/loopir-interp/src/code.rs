@@ -361,4 +361,3 @@ fn statement_header(s: &Stmt) -> Stmt {
         _ => s.clone(),
     }
 }
-

@@ -42,11 +42,15 @@ impl Evaluator {
             Expr::ramp(Expr::i32(0), Expr::i32(1), lanes)
                 .map_err(|err| InterpError::new(ErrorKind::BadProgram, err.to_string()))?
         };
-        let store = Stmt::store(RESULT, e.clone(), index, Expr::const_true().with_lanes(lanes), Default::default())
-            .map_err(|err| InterpError::new(ErrorKind::BadProgram, err.to_string()))?;
+        let store =
+            Stmt::store(RESULT, e.clone(), index, Expr::const_true().with_lanes(lanes), Default::default())
+                .map_err(|err| InterpError::new(ErrorKind::BadProgram, err.to_string()))?;
         let program = compile(&store)?;
         if let Some(b) = program.interface().buffers.iter().find(|b| &*b.name != RESULT) {
-            return Err(InterpError::new(ErrorKind::BadArgument, format!("the expression reads the buffer `{}`", b.name)));
+            return Err(InterpError::new(
+                ErrorKind::BadArgument,
+                format!("the expression reads the buffer `{}`", b.name),
+            ));
         }
         Ok(Evaluator { program, ty: e.ty() })
     }

@@ -932,7 +932,8 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Instr::AddI32 { dst, a, b } => {
-                    regs[*dst as usize] = (regs[*a as usize] as i32).wrapping_add(regs[*b as usize] as i32) as i64 as u64;
+                    regs[*dst as usize] =
+                        (regs[*a as usize] as i32).wrapping_add(regs[*b as usize] as i32) as i64 as u64;
                 }
                 Instr::MulAddI32 { dst, a, b, c } => {
                     let p = (regs[*a as usize] as i32).wrapping_mul(regs[*b as usize] as i32);
@@ -941,10 +942,12 @@ impl<'p> Machine<'p> {
                     ops += 1;
                 }
                 Instr::SubI32 { dst, a, b } => {
-                    regs[*dst as usize] = (regs[*a as usize] as i32).wrapping_sub(regs[*b as usize] as i32) as i64 as u64;
+                    regs[*dst as usize] =
+                        (regs[*a as usize] as i32).wrapping_sub(regs[*b as usize] as i32) as i64 as u64;
                 }
                 Instr::MulI32 { dst, a, b } => {
-                    regs[*dst as usize] = (regs[*a as usize] as i32).wrapping_mul(regs[*b as usize] as i32) as i64 as u64;
+                    regs[*dst as usize] =
+                        (regs[*a as usize] as i32).wrapping_mul(regs[*b as usize] as i32) as i64 as u64;
                 }
                 Instr::MinI32 { dst, a, b } => {
                     regs[*dst as usize] = (regs[*a as usize] as i64).min(regs[*b as usize] as i64) as u64;
@@ -976,7 +979,8 @@ impl<'p> Machine<'p> {
                     regs[*dst as usize] = r as i64 as u64;
                 }
                 Instr::BinaryF32 { op, dst, a, b } => {
-                    let (x, y) = (f32::from_bits(regs[*a as usize] as u32), f32::from_bits(regs[*b as usize] as u32));
+                    let (x, y) =
+                        (f32::from_bits(regs[*a as usize] as u32), f32::from_bits(regs[*b as usize] as u32));
                     regs[*dst as usize] = match op {
                         BinOp::Add => (x + y).to_bits() as u64,
                         BinOp::Sub => (x - y).to_bits() as u64,
@@ -999,7 +1003,9 @@ impl<'p> Machine<'p> {
                 }
                 Instr::StoreScalar { ptr, index, value, elem, site } => {
                     let idx = regs[*index as usize] as i64;
-                    if let Err(e) = self.heap.store(regs[*ptr as usize], elem.bytes(), idx, regs[*value as usize]) {
+                    if let Err(e) =
+                        self.heap.store(regs[*ptr as usize], elem.bytes(), idx, regs[*value as usize])
+                    {
                         let msg = format!("store to element {idx}: {e}");
                         break_err!(self, *site, kind_of(&e), msg, ops, pc, pc_out)
                     }
@@ -1131,9 +1137,16 @@ impl<'p> Machine<'p> {
                             regs[*dst as usize] = 0;
                             continue;
                         }
-                        Err(e) if self.probing && e.kind == ErrorKind::OutsideRealization && !self.storages[k].owned => {
+                        Err(e)
+                            if self.probing
+                                && e.kind == ErrorKind::OutsideRealization
+                                && !self.storages[k].owned =>
+                        {
                             let name = self.storages[k].name.clone();
-                            let b = self.probed.entry(name).or_insert_with(|| coords.iter().map(|&c| (c, c)).collect());
+                            let b = self
+                                .probed
+                                .entry(name)
+                                .or_insert_with(|| coords.iter().map(|&c| (c, c)).collect());
                             for (x, &c) in b.iter_mut().zip(&coords) {
                                 *x = (x.0.min(c), x.1.max(c));
                             }

@@ -109,6 +109,8 @@ pub enum HeapError {
     TooLarge {
         /// What was asked for, in bytes.
         bytes: u128,
+        /// The bytes live when it was asked for.
+        live: usize,
         /// The limit.
         limit: usize,
     },
@@ -127,9 +129,19 @@ impl fmt::Display for HeapError {
             ),
             HeapError::DoubleFree { name } => write!(f, "{name} is freed twice"),
             HeapError::InteriorFree { name } => write!(f, "free of a pointer into the middle of {name}"),
-            HeapError::TooLarge { bytes, limit } => {
-                write!(f, "an allocation of {bytes} bytes exceeds the interpreter's limit of {limit} bytes")
+            // The limit is on live memory: say what else was live, or an allocation
+            // smaller than the limit reads as a contradiction.
+            HeapError::TooLarge { bytes, live: 0, limit } => {
+                write!(
+                    f,
+                    "an allocation of {bytes} bytes exceeds the interpreter's memory limit of {limit} bytes"
+                )
             }
+            HeapError::TooLarge { bytes, live, limit } => write!(
+                f,
+                "an allocation of {bytes} bytes, with {live} bytes already live, exceeds the interpreter's \
+                 memory limit of {limit} bytes"
+            ),
         }
     }
 }
@@ -161,10 +173,14 @@ impl Heap {
     pub fn alloc(&mut self, size: u128, kind: ObjectKind, name: &Name) -> Result<Handle, HeapError> {
         let fits = usize::try_from(size).ok().filter(|s| self.live_bytes.saturating_add(*s) <= self.limit);
         let Some(size) = fits else {
-            return Err(HeapError::TooLarge { bytes: size, limit: self.limit });
+            return Err(HeapError::TooLarge { bytes: size, live: self.live_bytes, limit: self.limit });
         };
         if self.objects.len() >= u32::MAX as usize - 1 {
-            return Err(HeapError::TooLarge { bytes: size as u128, limit: self.limit });
+            return Err(HeapError::TooLarge {
+                bytes: size as u128,
+                live: self.live_bytes,
+                limit: self.limit,
+            });
         }
         self.live_bytes += size;
         self.objects.push(Object { bytes: vec![0; size], kind, name: name.clone(), live: true, size });

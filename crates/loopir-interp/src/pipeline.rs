@@ -76,7 +76,11 @@ pub enum ShapeSource {
 pub const DEFAULT_EXTENTS: &[i32] = &[16, 32, 64, 128, 256];
 
 /// Runs `program` as a pipeline (see the module documentation).
-pub fn run_pipeline(program: &Program, runtime: &mut dyn Runtime, config: &RunConfig) -> Result<PipelineRun, InterpError> {
+pub fn run_pipeline(
+    program: &Program,
+    runtime: &mut dyn Runtime,
+    config: &RunConfig,
+) -> Result<PipelineRun, InterpError> {
     let iface = program.interface();
     for p in &iface.scalars {
         if !config.params.contains_key(&*p.name) {
@@ -88,9 +92,13 @@ pub fn run_pipeline(program: &Program, runtime: &mut dyn Runtime, config: &RunCo
     }
     let outputs: Vec<&crate::BufferParam> = iface.buffers.iter().filter(|b| b.is_output).collect();
     let all_given = iface.buffers.iter().all(|b| config.shapes.contains_key(&*b.name));
-    let explicit = outputs.iter().all(|b| config.shapes.contains_key(&*b.name) || config.output_extents.contains_key(&*b.name));
-    let tried = if config.candidate_extents.is_empty() { DEFAULT_EXTENTS } else { &config.candidate_extents[..] };
-    let candidates: Vec<Option<i32>> = if explicit { vec![None] } else { tried.iter().map(|&e| Some(e)).collect() };
+    let explicit = outputs
+        .iter()
+        .all(|b| config.shapes.contains_key(&*b.name) || config.output_extents.contains_key(&*b.name));
+    let tried =
+        if config.candidate_extents.is_empty() { DEFAULT_EXTENTS } else { &config.candidate_extents[..] };
+    let candidates: Vec<Option<i32>> =
+        if explicit { vec![None] } else { tried.iter().map(|&e| Some(e)).collect() };
     let mut last_err = None;
     for candidate in candidates {
         let mut shapes: FxHashMap<String, Vec<Dim>> = config.shapes.clone();
@@ -198,14 +206,17 @@ fn probe(
     mut shapes: FxHashMap<String, Vec<Dim>>,
 ) -> Result<FxHashMap<String, Vec<Dim>>, InterpError> {
     let iface = program.interface();
-    let reference: Option<Vec<Dim>> = iface.buffers.iter().find(|b| b.is_output).and_then(|b| shapes.get(&*b.name).cloned());
+    let reference: Option<Vec<Dim>> =
+        iface.buffers.iter().find(|b| b.is_output).and_then(|b| shapes.get(&*b.name).cloned());
     for b in iface.buffers.iter().filter(|b| !b.is_output) {
         if shapes.contains_key(&*b.name) {
             continue;
         }
         let n = b.dimensions.unwrap_or(0);
         // Start from the output's box in the dimensions they share.
-        let extents: Vec<i32> = (0..n).map(|d| reference.as_ref().and_then(|r| r.get(d)).map(|x| x.extent).unwrap_or(1)).collect();
+        let extents: Vec<i32> = (0..n)
+            .map(|d| reference.as_ref().and_then(|r| r.get(d)).map(|x| x.extent).unwrap_or(1))
+            .collect();
         shapes.insert(b.name.to_string(), dense_dims(&extents));
     }
     for _ in 0..8 {
@@ -259,8 +270,24 @@ fn run_once(
     let mut inputs = Vec::new();
     for b in &iface.buffers {
         let Some(dims) = shapes.get(&*b.name) else {
-            return Err(InterpError::new(ErrorKind::BadArgument, format!("no shape for buffer `{}`", b.name)));
+            return Err(InterpError::new(
+                ErrorKind::BadArgument,
+                format!("no shape for buffer `{}`", b.name),
+            ));
         };
+        let bytes = Buffer::count(dims) as u128 * elem_of(b, elems).bytes() as u128;
+        if bytes > config.limits.memory as u128 {
+            let shape: Vec<String> = dims.iter().map(|d| d.extent.to_string()).collect();
+            return Err(InterpError::new(
+                ErrorKind::Limit,
+                format!(
+                    "buffer `{}` of {} elements ({bytes} bytes) exceeds the memory limit of {} bytes",
+                    b.name,
+                    shape.join("x"),
+                    config.limits.memory
+                ),
+            ));
+        }
         let mut buf = Buffer::with_dims(elem_of(b, elems), dims.clone());
         if !b.is_output {
             let elem = buf.elem;

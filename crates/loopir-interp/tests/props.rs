@@ -10,7 +10,9 @@
 
 use loopir::build::{self, cast, const_of, select};
 use loopir::{BinOp, Expr, Type};
-use loopir_bounds::{Bound, Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_required, simplify_expr};
+use loopir_bounds::{
+    Bound, Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_required, simplify_expr,
+};
 use loopir_interp::eval::Evaluator;
 use loopir_interp::{Buffer, Dim, Elem, HostRuntime, Limits, Machine, compile};
 use proptest::prelude::*;
@@ -18,15 +20,17 @@ use proptest::prelude::*;
 const VARS: [&str; 3] = ["x", "y", "z"];
 
 fn leaf() -> impl Strategy<Value = Expr> {
-    prop_oneof![
-        (0..VARS.len()).prop_map(|k| build::var(VARS[k])),
-        (-8i32..=8).prop_map(build::int),
-    ]
+    prop_oneof![(0..VARS.len()).prop_map(|k| build::var(VARS[k])), (-8i32..=8).prop_map(build::int),]
 }
 
 /// A narrow integer type: arithmetic in it wraps, which the simplifier must keep.
 fn narrow() -> impl Strategy<Value = Type> {
-    prop_oneof![Just(Type::uint(8, 1)), Just(Type::int(16, 1)), Just(Type::uint(16, 1)), Just(Type::int(8, 1))]
+    prop_oneof![
+        Just(Type::uint(8, 1)),
+        Just(Type::int(16, 1)),
+        Just(Type::uint(16, 1)),
+        Just(Type::int(8, 1))
+    ]
 }
 
 fn int_expr() -> impl Strategy<Value = Expr> {
@@ -51,7 +55,11 @@ fn int_expr() -> impl Strategy<Value = Expr> {
                 cast(Type::INT32, narrowed)
             }),
             (inner.clone(), inner.clone(), inner).prop_map(|(a, b, c)| {
-                let both = build::binary(BinOp::And, build::binary(BinOp::Lt, a.clone(), b), build::binary(BinOp::Ne, a, c.clone()));
+                let both = build::binary(
+                    BinOp::And,
+                    build::binary(BinOp::Lt, a.clone(), b),
+                    build::binary(BinOp::Ne, a, c.clone()),
+                );
                 select(both, c, build::int(1))
             }),
         ]
@@ -158,7 +166,14 @@ proptest! {
 #[test]
 fn narrow_arithmetic_wraps_in_the_interpreter_and_the_simplifier_agrees() {
     // uint8(250) + uint8(10) wraps to 4; the simplifier folds it the same way.
-    let e = cast(Type::INT32, build::binary(BinOp::Add, const_of(Type::uint(8, 1), 250).expect("fits"), cast(Type::uint(8, 1), build::int(10))));
+    let e = cast(
+        Type::INT32,
+        build::binary(
+            BinOp::Add,
+            const_of(Type::uint(8, 1), 250).expect("fits"),
+            cast(Type::uint(8, 1), build::int(10)),
+        ),
+    );
     let eval = Evaluator::new(&e).expect("compiles");
     assert_eq!(eval.eval(&[]).expect("runs"), vec![4]);
     let folded = simplify_expr(&Ctx::new(), &e);

@@ -6,6 +6,7 @@ pub mod demo;
 pub mod fmt;
 pub mod lower;
 pub mod profile;
+pub mod run;
 pub mod save_temps;
 pub mod trace;
 

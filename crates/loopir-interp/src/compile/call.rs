@@ -241,9 +241,11 @@ impl Compiler<'_> {
         use Intrinsic as I;
         match i {
             // Hints stand for their first argument.
-            I::Likely | I::LikelyIfInnermost | I::PromiseClamped | I::UnsafePromiseClamped | I::MemoizeExpr => {
-                self.expr(&args[0])
-            }
+            I::Likely
+            | I::LikelyIfInnermost
+            | I::PromiseClamped
+            | I::UnsafePromiseClamped
+            | I::MemoizeExpr => self.expr(&args[0]),
             I::ReturnSecond => {
                 self.expr(&args[0])?;
                 self.expr(&args[1])
@@ -277,7 +279,9 @@ impl Compiler<'_> {
                         RtFn::User((self.externs.len() - 1) as u32)
                     }
                     Ok(None) => {
-                        let why = format!("registers `{fname}` as a destructor, which the runtime does not provide");
+                        let why = format!(
+                            "registers `{fname}` as a destructor, which the runtime does not provide"
+                        );
                         self.unsupported(site, why);
                         return Ok(hard(self.alloc(1)));
                     }
@@ -297,7 +301,14 @@ impl Compiler<'_> {
             I::Stringify => {
                 let a = self.args(args)?;
                 let dst = self.alloc(1);
-                self.emit(Instr::Call { func: RtFn::Stringify, dst, ret: Elem::Handle, lanes: 1, args: a.into(), site });
+                self.emit(Instr::Call {
+                    func: RtFn::Stringify,
+                    dst,
+                    ret: Elem::Handle,
+                    lanes: 1,
+                    args: a.into(),
+                    site,
+                });
                 Ok(hard(dst))
             }
             I::LoadTypedStructMember => {
@@ -309,10 +320,13 @@ impl Compiler<'_> {
                         .collect::<Result<_, InterpError>>()?,
                     _ => return Err(self.bad("load_typed_struct_member without a struct prototype")),
                 };
-                let k = args[2].as_int().ok_or_else(|| self.bad("load_typed_struct_member of a variable field"))?;
+                let k = args[2]
+                    .as_int()
+                    .ok_or_else(|| self.bad("load_typed_struct_member of a variable field"))?;
                 let (offsets, _) = struct_layout(fields.into_iter());
-                let offset =
-                    *offsets.get(k as usize).ok_or_else(|| self.bad("load_typed_struct_member past the struct"))?;
+                let offset = *offsets
+                    .get(k as usize)
+                    .ok_or_else(|| self.bad("load_typed_struct_member past the struct"))?;
                 let a = self.args(&args[..1])?;
                 let dst = self.alloc(1);
                 let ret = self.elem(ty)?;
@@ -381,7 +395,8 @@ impl Compiler<'_> {
                 {
                     let a = self.math_args(i, args)?;
                     if a.iter().any(|x| x.lanes != 1 && x.lanes != lanes) {
-                        let what = format!("{} of arguments with other lane counts than its result", i.name());
+                        let what =
+                            format!("{} of arguments with other lane counts than its result", i.name());
                         return Err(self.bad(what));
                     }
                     let out = self.elem(ty)?;
@@ -420,7 +435,14 @@ impl Compiler<'_> {
                 None => (vt.reg, self.alloc(lanes), vt.ty),
             };
             let dst = self.alloc(t.lanes());
-            self.emit(Instr::Select { dst, cond: rc, t: rt, f: rf, lanes: t.lanes(), cond_lanes: c.ty().lanes() });
+            self.emit(Instr::Select {
+                dst,
+                cond: rc,
+                t: rt,
+                f: rf,
+                lanes: t.lanes(),
+                cond_lanes: c.ty().lanes(),
+            });
             return Ok(Val { reg: dst, ty: t, soft: false });
         }
         let dst = self.alloc(lanes);

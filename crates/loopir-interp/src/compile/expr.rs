@@ -79,7 +79,13 @@ impl Compiler<'_> {
     }
 
     /// Brings two operands to one type; returns their registers and the type.
-    pub(super) fn unify(&mut self, a: Val, b: Val, ea: &Expr, eb: &Expr) -> Result<(Reg, Reg, Type), InterpError> {
+    pub(super) fn unify(
+        &mut self,
+        a: Val,
+        b: Val,
+        ea: &Expr,
+        eb: &Expr,
+    ) -> Result<(Reg, Reg, Type), InterpError> {
         self.unify_vals(a, b).map_err(|_| {
             let side = |v: Val, e: &Expr| {
                 let guess = if v.soft { " (a guess)" } else { "" };
@@ -137,7 +143,9 @@ impl Compiler<'_> {
                     return Err(self.bad(format!("a cast from {} to {ty} changes the lane count", src.ty)));
                 }
                 if (from == Elem::Handle) != (to == Elem::Handle) {
-                    return Err(self.bad(format!("a cast between {} and {ty} (only reinterpret can)", src.ty)));
+                    return Err(
+                        self.bad(format!("a cast between {} and {ty} (only reinterpret can)", src.ty))
+                    );
                 }
                 if from == to {
                     return Ok(Val::hard(src.reg, ty));
@@ -154,7 +162,14 @@ impl Compiler<'_> {
                     return Err(self.bad(format!("reinterpret of {} as {ty}: the sizes differ", src.ty)));
                 }
                 let dst = self.alloc(lanes);
-                self.emit(Instr::Reinterpret { dst, src: src.reg, from, to, from_lanes: src.ty.lanes(), to_lanes: lanes });
+                self.emit(Instr::Reinterpret {
+                    dst,
+                    src: src.reg,
+                    from,
+                    to,
+                    from_lanes: src.ty.lanes(),
+                    to_lanes: lanes,
+                });
                 Ok(Val::hard(dst, ty))
             }
             ExprKind::Variable(name) => self.variable(name, ty),
@@ -227,11 +242,17 @@ impl Compiler<'_> {
                 };
                 let ptr = self.variable(name, Type::void_ptr())?;
                 if !ptr.ty.is_handle() {
-                    return Err(self.bad(format!("a load from `{name}`, which is a {}, not a pointer", ptr.ty)));
+                    return Err(
+                        self.bad(format!("a load from `{name}`, which is a {}, not a pointer", ptr.ty))
+                    );
                 }
                 self.note_buffer_use(name, elem, false);
                 let ri = self.expr_as(index, Type::int(32, lanes))?;
-                let pred = if predicate.is_const_true() { NONE } else { self.expr_as(predicate, Type::bool(lanes))? };
+                let pred = if predicate.is_const_true() {
+                    NONE
+                } else {
+                    self.expr_as(predicate, Type::bool(lanes))?
+                };
                 let site = self.site_expr(e);
                 let dst = self.alloc(lanes);
                 if lanes == 1 && pred == NONE {
@@ -247,7 +268,14 @@ impl Compiler<'_> {
                 let (rb, rs, t) = self.unify(vb, vs, base, stride)?;
                 let elem = self.elem(t)?;
                 let dst = self.alloc(t.lanes() * count);
-                self.emit(Instr::Ramp { dst, base: rb, stride: rs, elem, base_lanes: t.lanes(), count: *count });
+                self.emit(Instr::Ramp {
+                    dst,
+                    base: rb,
+                    stride: rs,
+                    elem,
+                    base_lanes: t.lanes(),
+                    count: *count,
+                });
                 Ok(Val { reg: dst, ty: t.with_lanes(t.lanes() * count), soft: vb.soft && vs.soft })
             }
             ExprKind::Broadcast { value, lanes: count } => {
@@ -309,10 +337,19 @@ impl Compiler<'_> {
                 let v = self.expr(value)?;
                 let elem = self.elem(v.ty)?;
                 if v.ty.lanes() % lanes != 0 {
-                    return Err(self.bad("a vector reduction to a lane count that does not divide its input's"));
+                    return Err(
+                        self.bad("a vector reduction to a lane count that does not divide its input's")
+                    );
                 }
                 let dst = self.alloc(lanes);
-                self.emit(Instr::Reduce { op: *op, elem, dst, src: v.reg, in_lanes: v.ty.lanes(), out_lanes: lanes });
+                self.emit(Instr::Reduce {
+                    op: *op,
+                    elem,
+                    dst,
+                    src: v.reg,
+                    in_lanes: v.ty.lanes(),
+                    out_lanes: lanes,
+                });
                 Ok(Val { reg: dst, ty: v.ty.with_lanes(lanes), soft: v.soft })
             }
         }

@@ -13,8 +13,6 @@ mod call;
 mod expr;
 mod stmt;
 
-
-
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, Type, Visitor};
 use rustc_hash::FxHashMap;
 
@@ -256,7 +254,11 @@ impl<'r> Compiler<'r> {
     /// Binds `name` to a compiled value, remembering it if it is a buffer argument's
     /// host pointer.
     fn bind_let(&mut self, name: &Name, val: expr::Val, value: &Expr) {
-        self.values.entry(name.clone()).or_default().push(ValueBinding { reg: val.reg, ty: val.ty, soft: val.soft });
+        self.values.entry(name.clone()).or_default().push(ValueBinding {
+            reg: val.reg,
+            ty: val.ty,
+            soft: val.soft,
+        });
         self.host_aliases.remove(name);
         let mut v = value;
         while let ExprKind::Cast(inner) = v.kind() {
@@ -303,7 +305,9 @@ impl<'r> Compiler<'r> {
         // `f.buffer` / `f.k.buffer` of a realized Func (an extern stage's argument).
         if let Some(prefix) = name.strip_suffix(".buffer") {
             let (func, index) = match prefix.rsplit_once('.') {
-                Some((f, k)) if !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()) && self.func(f).is_some() => {
+                Some((f, k))
+                    if !k.is_empty() && k.bytes().all(|c| c.is_ascii_digit()) && self.func(f).is_some() =>
+                {
                     (f, k.parse().unwrap_or(0))
                 }
                 _ => (prefix, 0u32),
@@ -474,10 +478,12 @@ fn stated_buffer_types(s: &Stmt) -> FxHashMap<Name, Elem> {
             }
             match e.kind() {
                 ExprKind::Variable(n) => n.strip_suffix(".type").map(Name::from),
-                ExprKind::Call { name, args, .. } if &**name == "_halide_buffer_get_type" => match args.first()?.kind() {
-                    ExprKind::Variable(b) => b.strip_suffix(".buffer").map(Name::from),
-                    _ => None,
-                },
+                ExprKind::Call { name, args, .. } if &**name == "_halide_buffer_get_type" => {
+                    match args.first()?.kind() {
+                        ExprKind::Variable(b) => b.strip_suffix(".buffer").map(Name::from),
+                        _ => None,
+                    }
+                }
                 _ => None,
             }
         }

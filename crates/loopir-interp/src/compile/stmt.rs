@@ -103,10 +103,18 @@ impl Compiler<'_> {
                 } else {
                     self.expr_as(predicate, Type::bool(ty.lanes())).map_err(|e| Self::at(s, e))?
                 };
-if ty.lanes() == 1 && pred == NONE {
+                if ty.lanes() == 1 && pred == NONE {
                     self.emit(Instr::StoreScalar { ptr, index: ri, value: rv, elem, site });
                 } else {
-                    self.emit(Instr::Store { ptr, index: ri, value: rv, pred, elem, lanes: ty.lanes(), site });
+                    self.emit(Instr::Store {
+                        ptr,
+                        index: ri,
+                        value: rv,
+                        pred,
+                        elem,
+                        lanes: ty.lanes(),
+                        site,
+                    });
                 }
                 Ok(())
             }
@@ -255,7 +263,10 @@ if ty.lanes() == 1 && pred == NONE {
                                     names.push((Name::from(format!("{stem}.max_realized")), BoundKind::Max));
                                 }
                                 for (n, k) in names {
-                                    self.open_bounds.entry(n.clone()).or_default().push((storage, d as u32, k));
+                                    self.open_bounds
+                                        .entry(n.clone())
+                                        .or_default()
+                                        .push((storage, d as u32, k));
                                     opened.push(n);
                                 }
                             }
@@ -364,9 +375,11 @@ if ty.lanes() == 1 && pred == NONE {
                 let site = self.site_stmt(s);
                 let dst = self.alloc(1);
                 self.emit(Instr::DeviceView { dst, buffer: descriptor, host, site });
-                let argument = self.host_aliases.get(&b).cloned().or_else(|| {
-                    self.global_regs.contains_key(&descriptor_name).then(|| b.clone())
-                });
+                let argument = self
+                    .host_aliases
+                    .get(&b)
+                    .cloned()
+                    .or_else(|| self.global_regs.contains_key(&descriptor_name).then(|| b.clone()));
                 self.bind_value(&b, dst, Type::void_ptr());
                 if let Some(a) = argument {
                     self.host_aliases.insert(b.clone(), a);
