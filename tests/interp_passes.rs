@@ -112,7 +112,7 @@ fn compute_case(case: &str) -> Result<Agreement, String> {
     let dir = cases_dir().join(case);
     let env = env_of(&dir).ok_or("no bounds env")?;
     let input = parse(&dir, &dir.join("bounds.input.stmt"))?;
-    let ctx = loopir_bounds::Ctx::new();
+    let ctx = loopir_simplify::Ctx::new();
     ctx.seed_t(env.fresh_names.t.unwrap_or(0));
     let output = loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, &input, &env)
         .map_err(|e| format!("the pass fails: {e}"))?;

@@ -5,7 +5,7 @@
 
 mod support;
 
-use loopir::visit::{Visitor, walk_expr};
+use loopir::visit::Visitor;
 use loopir::{Expr, Intrinsic, PrintOptions, parse_stmt, stmt_to_string_with};
 
 /// Intrinsic calls whose argument count the table does not accept.
@@ -27,7 +27,7 @@ impl Visitor for ArityCheck {
                 ));
             }
         }
-        walk_expr(self, e)
+        self.super_expr(e)
     }
 }
 

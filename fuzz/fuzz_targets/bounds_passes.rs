@@ -12,7 +12,8 @@ use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
 use loopir_bounds::env::BoundsEnv;
-use loopir_bounds::{Ctx, FuncValueBounds, Scope};
+use loopir_bounds::FuncValueBounds;
+use loopir_simplify::{Ctx, Scope};
 
 /// Bounds envs of real pipelines.
 const ENVS: [&str; 8] = [

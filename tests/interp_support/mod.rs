@@ -269,13 +269,13 @@ pub fn tuple_reads(stmt: &Stmt) -> Vec<String> {
                 }
                 _ => {}
             }
-            loopir::visit::walk_stmt(self, s);
+            self.super_stmt(s);
         }
         fn visit_expr(&mut self, e: &Expr) {
             if let ExprKind::Call { name, call_type: loopir::CallType::Halide, .. } = e.kind() {
                 self.called.push(name.to_string());
             }
-            loopir::visit::walk_expr(self, e);
+            self.super_expr(e);
         }
     }
     let mut t = Tuples::default();

@@ -2,7 +2,7 @@
 # Instruction counts of the bounds workloads, per size, with the ratio per doubling.
 #
 # Wall-clock ratios on a shared 2-core machine move by more than the differences at
-# stake (docs/bounds.md, §Scaling). Instructions retired do not: valgrind's callgrind
+# stake (docs/bounds.md, `docs/reference/bounds.md` §Scaling). Instructions retired do not: valgrind's callgrind
 # counts the same total for the same binary and input whatever else the machine does.
 # It counts neither cache misses nor allocation's page faults, so it complements
 # criterion rather than replacing it.

@@ -1,5 +1,5 @@
 #![allow(missing_docs)] // criterion_group!/criterion_main! generate undocumented items
-//! Criterion benches for the scaling workloads of spec §3.5. Each group uses N as the
+//! Criterion benches for the scaling workloads of `docs/reference/bounds.md` §3.5. Each group uses N as the
 //! `BenchmarkId`, so the report plots time against N directly; doubling N should at most
 //! (about) double the time.
 //!
@@ -10,12 +10,14 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use loopir::constant;
+use loopir::make;
 use loopir_bounds::compute_bounds::computation_bounds_inference_with;
 use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
 use loopir_bounds::{
-    Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
-    workloads as w,
+    FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w,
 };
+use loopir_simplify::{Ctx, Interval, Scope};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -188,10 +190,7 @@ fn benches(c: &mut Criterion) {
     expr_group(c, "B5_fibonacci_dag", &[32, 64, 90, 1000, 10000], w::fibonacci_dag, &x10, false);
     let mut p = Scope::new();
     let f32t = loopir::Type::float(32, 1);
-    let _ = p.push(
-        "p",
-        Interval::new(loopir_bounds::ir::make_float(f32t, 0.5), loopir_bounds::ir::make_float(f32t, 2.0)),
-    );
+    let _ = p.push("p", Interval::new(constant::make_float(f32t, 0.5), constant::make_float(f32t, 2.0)));
     expr_group(c, "B10_horner", &[50, 100, 250, 500], w::horner, &p, false);
     expr_group(c, "B11_bitwise_chain", &[16, 64, 256, 1024], w::bitwise_chain, &x10, true);
     stmt_group(c, "B2_let_chain_stmt", &[16, 256, 4096, 65536], &w::let_chain_stmt, true);
@@ -216,7 +215,7 @@ fn benches(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(1));
     for n in [1_000usize, 10_000, 100_000] {
         let s = w::wide_scope(n);
-        let e = loopir_bounds::ir::add(loopir::Expr::var_i32("x"), loopir::Expr::i32(1));
+        let e = make::add(loopir::Expr::var_i32("x"), loopir::Expr::i32(1));
         g.bench_with_input(BenchmarkId::from_parameter(n), &s, |b, s| {
             b.iter(|| {
                 black_box(bounds_of_expr_in_scope(&Ctx::new(), &e, s, &FuncValueBounds::default(), false))

@@ -17,7 +17,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let ctx = loopir_bounds::Ctx::new();
+    let ctx = loopir_simplify::Ctx::new();
     let (mut same, mut differ, mut unparsed) = (0usize, 0usize, 0usize);
     for line in text.lines() {
         let Some((input, want)) = line.split_once('\t') else { continue };
@@ -25,7 +25,7 @@ fn main() -> ExitCode {
             unparsed += 1;
             continue;
         };
-        let got = loopir_bounds::simplify_expr(&ctx, &e).to_string();
+        let got = loopir_simplify::simplify_expr(&ctx, &e).to_string();
         if got == want {
             same += 1;
         } else {

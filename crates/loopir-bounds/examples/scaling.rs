@@ -1,4 +1,4 @@
-//! Prints wall times of the §3.5 workloads for doubling N (a quick scaling check that
+//! Prints wall times of the `docs/reference/bounds.md` §3.5 workloads for doubling N (a quick scaling check that
 //! needs no criterion run): `cargo run --release -p loopir-bounds --example scaling`;
 //! an argument picks the workloads whose name contains it (`... --example scaling -- B6`),
 //! a second one runs only that size, once (`-- B6 512`, for `perf` or `valgrind`), and a
@@ -8,7 +8,7 @@
 //! keeps its fastest run, so that a change in the machine's load between sizes does not
 //! show up as a ratio.
 //!
-//! `SCALING_OUTPUT=1` times nothing and prints, per size, what spec §3.5 asks to report
+//! `SCALING_OUTPUT=1` times nothing and prints, per size, what `docs/reference/bounds.md` §3.5 asks to report
 //! besides the time: the input's DAG nodes, the output's DAG nodes and the length of the
 //! printed output (CSE'd ends as `loopir bounds` prints them; the statement as Halide
 //! prints it), with the output's growth per doubling of the input.
@@ -17,14 +17,16 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use loopir::constant;
 use std::time::Instant;
 
-use loopir_bounds::cse::{print_bound, print_boxes};
-use loopir_bounds::ir::{dag_size, dag_size_of};
+use loopir::dag::{dag_size, dag_size_of};
+use loopir_bounds::boxes::print_boxes;
 use loopir_bounds::{
-    Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
-    workloads as w,
+    FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w,
 };
+use loopir_simplify::cse::print_bound;
+use loopir_simplify::{Ctx, Interval, Scope};
 
 /// The size given as the second argument: run that size once (for profilers).
 fn single_size() -> Option<usize> {
@@ -226,7 +228,7 @@ fn dag_nodes(s: &loopir::Stmt) -> usize {
     impl loopir::visit::Visitor for Count {
         fn visit_expr(&mut self, e: &loopir::Expr) {
             if self.exprs.insert(e.as_ptr()) {
-                loopir::visit::walk_expr(self, e)
+                self.super_expr(e)
             }
         }
         fn visit_stmt(&mut self, s: &loopir::Stmt) {
@@ -234,10 +236,12 @@ fn dag_nodes(s: &loopir::Stmt) -> usize {
             if !matches!(s.kind(), loopir::StmtKind::LetStmt { .. }) {
                 self.stmts += 1;
             }
-            loopir::visit::walk_stmt(self, s)
+            self.super_stmt(s)
         }
-        fn enter_let_stmt(&mut self, _name: &loopir::Name, _value: &loopir::Expr) {
-            self.stmts += 1;
+        fn enter_scope(&mut self, binder: &loopir::Binder<'_>) {
+            if let loopir::Binder::LetStmt { .. } = binder {
+                self.stmts += 1;
+            }
         }
     }
     let mut c = Count::default();
@@ -253,7 +257,7 @@ fn table_walk<'a, S: std::hash::BuildHasher + Default + 'a>(n: usize) -> Run<'a>
     impl<S: std::hash::BuildHasher> loopir::visit::Visitor for Record<S> {
         fn visit_expr(&mut self, e: &loopir::Expr) {
             self.0.insert(e.as_ptr(), e.clone());
-            loopir::visit::walk_expr(self, e)
+            self.super_expr(e)
         }
     }
     let s = w::let_chain_stmt(n);
@@ -314,10 +318,7 @@ fn main() {
     let sym = Scope::new();
     let mut p = Scope::new();
     let f32t = loopir::Type::float(32, 1);
-    let _ = p.push(
-        "p",
-        Interval::new(loopir_bounds::ir::make_float(f32t, 0.5), loopir_bounds::ir::make_float(f32t, 2.0)),
-    );
+    let _ = p.push("p", Interval::new(constant::make_float(f32t, 0.5), constant::make_float(f32t, 2.0)));
     report("B1 let_chain_expr", &[1024, 2048, 4096, 8192], |n| expr(w::let_chain_expr, &x100, n, false));
     report("square_let_chain", &[1000, 2000, 4000, 8000], |n| expr(w::square_let_chain, &sym, n, false));
     report("G02 nested_arith_sel", &[500, 1000, 2000, 4000], |n| {

@@ -1,4 +1,4 @@
-//! Allocation bounds inference, text-only (spec §2.2, §2.4): defines the
+//! Allocation bounds inference, text-only (`docs/reference/bounds.md` §2.2, §2.4): defines the
 //! `<f>.<d>.min_realized`, `.max_realized` and `.extent_realized` symbols of every
 //! `realize f(...)` from the region the realize body touches.
 //!
@@ -19,19 +19,19 @@
 //! simplified; an unbounded end is an error. Every
 //! `declare_box_touched(...)` statement becomes `0`.
 
-use loopir::mutate::{TryMutator, try_walk_stmt};
-use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind, Type};
+use loopir::make;
+use loopir::mutate::TryMutator;
+use loopir::{CallType, Expr, Intrinsic, Name, Stmt, StmtKind, Type};
 
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::boxes::Region;
 use crate::boxes_touched::box_touched_in;
-use crate::cse::cse;
-use crate::ctx::{Ctx, Options};
 use crate::env::{BoundsEnv, ExplicitBound};
 use crate::error::BoundsError;
-use crate::ir;
 use crate::relevance::Relevance;
-use crate::simplify::simplify_expr;
+use loopir_simplify::cse::cse;
+use loopir_simplify::ctx::{Ctx, Options};
+use loopir_simplify::simplify::simplify_expr;
 
 /// Runs allocation bounds inference on `s` (see the module docs). `fresh_t` seeds the
 /// `t` counter used by CSE (Halide's counter at the start of this pass).
@@ -77,7 +77,7 @@ impl AllocationBounds<'_> {
     }
 
     fn realize(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
-        let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return try_walk_stmt(self, s) };
+        let StmtKind::Realize { name, bounds, body, .. } = s.kind() else { return self.try_super_stmt(s) };
         // The index over the whole input makes each realize's cut cheap: nested
         // realizes (one per root stage) would otherwise each walk all those inside them.
         let touched = box_touched_in(self.ctx, &mut self.relevance, body, name, self.func_bounds)?;
@@ -120,25 +120,26 @@ impl AllocationBounds<'_> {
                 min = m.clone();
             }
             if let Some(x) = &b.extent {
-                max = self.simplified(&ir::sub(ir::add(min.clone(), x.clone()), Expr::i32(1)));
+                max = self.simplified(&make::sub(make::add(min.clone(), x.clone()), Expr::i32(1)));
                 extent = Some(x.clone());
             }
         }
-        let mut extent = extent
-            .unwrap_or_else(|| self.simplified(&ir::add(ir::sub(max.clone(), min.clone()), Expr::i32(1))));
+        let mut extent = extent.unwrap_or_else(|| {
+            self.simplified(&make::add(make::sub(max.clone(), min.clone()), Expr::i32(1)))
+        });
         if let Some(b) = &explicit
             && let Some(modulus) = &b.modulus
         {
             match &b.remainder {
                 Some(r) => {
                     let (lo, plus_one) = crate::align::aligned_min_and_max_plus_one(&min, &max, modulus, r);
-                    extent = self.simplified(&ir::sub(plus_one.clone(), lo.clone()));
+                    extent = self.simplified(&make::sub(plus_one.clone(), lo.clone()));
                     min = lo;
-                    max = ir::sub(plus_one, Expr::i32(1));
+                    max = make::sub(plus_one, Expr::i32(1));
                 }
                 None => {
                     extent = self.simplified(&crate::align::rounded_up(&extent, modulus));
-                    max = self.simplified(&ir::sub(ir::add(min.clone(), extent.clone()), Expr::i32(1)));
+                    max = self.simplified(&make::sub(make::add(min.clone(), extent.clone()), Expr::i32(1)));
                 }
             }
         }
@@ -163,12 +164,12 @@ impl AllocationBounds<'_> {
                 )
             };
             if b.min.is_some() {
-                let cond = ir::le(Expr::var_i32(min_name.clone()), touched_min.clone());
+                let cond = make::le(Expr::var_i32(min_name.clone()), touched_min.clone());
                 let a = Stmt::assert_stmt(cond, error()).map_err(|e| BoundsError::IllTyped(e.to_string()))?;
                 current = Stmt::block(vec![a, current]);
             }
             if b.extent.is_some() {
-                let cond = ir::ge(Expr::var_i32(max_name.clone()), touched_max.clone());
+                let cond = make::ge(Expr::var_i32(max_name.clone()), touched_max.clone());
                 let a = Stmt::assert_stmt(cond, error()).map_err(|e| BoundsError::IllTyped(e.to_string()))?;
                 current = Stmt::block(vec![a, current]);
             }
@@ -188,7 +189,7 @@ fn realized_funcs(s: &Stmt) -> rustc_hash::FxHashSet<Name> {
             if let StmtKind::Realize { name, .. } = s.kind() {
                 self.0.insert(name.clone());
             }
-            loopir::visit::walk_stmt(self, s);
+            self.super_stmt(s);
         }
     }
     let mut r = Realized(rustc_hash::FxHashSet::default());
@@ -205,10 +206,10 @@ impl TryMutator for AllocationBounds<'_> {
     fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
         match s.kind() {
             StmtKind::Realize { .. } => self.realize(s),
-            StmtKind::Evaluate(e) if matches!(e.kind(), ExprKind::Call { name, .. } if name.as_ref() == "declare_box_touched") => {
+            StmtKind::Evaluate(e) if e.is_intrinsic(Intrinsic::DeclareBoxTouched) => {
                 Ok(Stmt::evaluate(Expr::i32(0)))
             }
-            _ => try_walk_stmt(self, s),
+            _ => self.try_super_stmt(s),
         }
     }
 }

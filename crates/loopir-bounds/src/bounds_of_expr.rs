@@ -1,5 +1,5 @@
 //! `bounds_of_expr_in_scope`: an interval containing every value of an expression
-//! (spec §1.5).
+//! (`docs/reference/bounds.md` §1.5).
 //!
 //! Variables bound in the scope *vary* over their intervals and are eliminated; other
 //! variables are *symbols* and may appear in the result. Each node's rule combines the
@@ -13,23 +13,28 @@
 //! (`name.min`, `name.max`) instead of being copied into every use.
 
 use loopir::address_map::AddressMap;
-use loopir::equality::with_stack;
-use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Name, Type, VectorReduceOp};
+use loopir::constant;
+use loopir::equality;
+use loopir::make;
+use loopir::stack::with_stack;
+use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Intrinsic, Name, Type, VectorReduceOp};
+use loopir_simplify::likely;
+use loopir_simplify::overflow;
 
-use crate::ctx::Ctx;
-use crate::interval::{Bound, Interval, make_max, make_min};
-use crate::ir::{self, Const};
-use crate::scope::Scope;
-use crate::simplify::Simplifier;
+use loopir::constant::Const;
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::{Bound, Interval, make_max, make_min};
+use loopir_simplify::scope::Scope;
+use loopir_simplify::simplify::Simplifier;
 
 pub use crate::func_value_bounds::FuncValueBounds;
 
 /// The bounds of `ty` used by the analysis: finite only for integer types of at most 16
-/// bits (spec §0.2); the element type's for vectors.
+/// bits (`docs/reference/bounds.md` §0.2); the element type's for vectors.
 pub fn type_bounds(ty: Type) -> Interval {
     let elem = ty.element_of();
     if (elem.is_int() || elem.is_uint()) && elem.bits() <= 16 {
-        match (ir::type_min(elem), ir::type_max(elem)) {
+        match (constant::type_min(elem), constant::type_max(elem)) {
             (Some(lo), Some(hi)) => Interval::new(lo, hi),
             _ => Interval::everything(),
         }
@@ -39,7 +44,7 @@ pub fn type_bounds(ty: Type) -> Interval {
 }
 
 /// An interval containing every lane of every value of `e` when the variables of `scope`
-/// range over their intervals (spec §1.5). Finite ends have `e`'s scalar element type; an
+/// range over their intervals (`docs/reference/bounds.md` §1.5). Finite ends have `e`'s scalar element type; an
 /// end whose constant folding meets a signed-integer overflow is widened to infinity.
 /// With `const_bound`, every end is a numeric constant or infinite.
 ///
@@ -74,14 +79,14 @@ pub fn bounds_of_expr_simplified(
 /// Numeric bounds of `e`: simplified, analysed in const_bound mode, and every
 /// non-constant end turned into an infinity.
 pub fn find_constant_bounds(ctx: &Ctx, e: &Expr, scope: &Scope<'_, Interval>) -> Interval {
-    let simplified = Simplifier::new(ctx, scope).simplify(&ir::remove_likelies(e));
+    let simplified = Simplifier::new(ctx, scope).simplify(&likely::remove_likelies(e));
     let none = FuncValueBounds::default();
     let i = bounds_of_expr_in_scope(ctx, &simplified, scope, &none, true);
     let mut s = Simplifier::without_bounds(ctx);
     let keep = |b: &Bound, s: &mut Simplifier<'_, '_, '_>, inf: Bound| match b {
         Bound::Finite(x) => {
             let y = s.simplify(x);
-            if ir::is_const(&y) { Bound::Finite(y) } else { inf }
+            if constant::is_const(&y) { Bound::Finite(y) } else { inf }
         }
         other => other.clone(),
     };
@@ -94,14 +99,14 @@ pub fn and_condition_over_domain(ctx: &Ctx, c: &Expr, varying: &Scope<'_, Interv
     let i = bounds_of_expr_in_scope(ctx, c, varying, &FuncValueBounds::default(), false);
     match i.min {
         Bound::Finite(x) => Simplifier::without_bounds(ctx).simplify(&x),
-        _ => ir::make_bool(false, 1),
+        _ => constant::make_bool(false, 1),
     }
 }
 
 /// A condition implied by `c` for every value of the varying variables:
 /// `!and_condition_over_domain(!c)`.
 pub fn or_condition_over_domain(ctx: &Ctx, c: &Expr, varying: &Scope<'_, Interval>) -> Expr {
-    let inner = and_condition_over_domain(ctx, &ir::not(c.clone()), varying);
+    let inner = and_condition_over_domain(ctx, &make::not(c.clone()), varying);
     let mut s = Simplifier::without_bounds(ctx);
     s.not(inner)
 }
@@ -120,7 +125,7 @@ pub struct BoundsOfExpr<'c, 'p> {
     const_bound: bool,
     memo: AddressMap<MemoKey, (Expr, Interval)>,
     simp: Simplifier<'c, 'static, 'static>,
-    exact: AddressMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
+    exact: AddressMap<*const ExprNode, (Expr, Option<loopir_simplify::ConstantInterval>)>,
 }
 
 /// Which end of an interval a rule is building.
@@ -150,12 +155,12 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     /// Binds a variable to an interval for the following queries.
-    pub fn push(&mut self, name: Name, i: Interval) -> crate::scope::Token {
+    pub fn push(&mut self, name: Name, i: Interval) -> loopir_simplify::scope::Token {
         self.scope.push(name, i)
     }
 
     /// Removes a binding made with [`BoundsOfExpr::push`].
-    pub fn pop(&mut self, t: crate::scope::Token) {
+    pub fn pop(&mut self, t: loopir_simplify::scope::Token) {
         self.scope.pop_token(t)
     }
 
@@ -176,7 +181,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             let fold = |s: &mut Self, b: &Bound, inf: Bound| match b {
                 Bound::Finite(x) => {
                     let y = s.simp.simplify(x);
-                    if ir::is_const(&y) { Bound::Finite(y) } else { inf }
+                    if constant::is_const(&y) { Bound::Finite(y) } else { inf }
                 }
                 other => other.clone(),
             };
@@ -265,7 +270,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     /// Whether the simplifier reduces `cond` to true (ends are in terms of symbols, so no
     /// scope facts apply).
     fn prove(&mut self, cond: Expr) -> bool {
-        ir::is_const_true(&self.simp.simplify(&ir::remove_likelies(&cond)))
+        constant::is_const_true(&self.simp.simplify(&likely::remove_likelies(&cond)))
     }
 
     fn visit(&mut self, e: &Expr) -> Interval {
@@ -285,14 +290,14 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 }
                 let neg = |s: &mut Self, b: &Bound, default: bool| match b {
                     Bound::Finite(x) => s.bool_not(x),
-                    _ => ir::make_bool(default, 1),
+                    _ => constant::make_bool(default, 1),
                 };
                 Interval::new(neg(self, &ia.max, false), neg(self, &ia.min, true))
             }
             ExprKind::Select(c, t, f) => self.select(e, c, t, f),
             ExprKind::Let { name, value, body } => self.let_expr(name, value, body),
             ExprKind::Load { name, index, predicate, alignment } => {
-                if !self.const_bound && ir::is_const_true(predicate) {
+                if !self.const_bound && constant::is_const_true(predicate) {
                     let ii = self.bounds(index);
                     if ii.is_single_point()
                         && let Some(p) = ii.lo()
@@ -305,7 +310,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                             ExprKind::Load {
                                 name: name.clone(),
                                 index: p.clone(),
-                                predicate: ir::make_bool(true, 1),
+                                predicate: constant::make_bool(true, 1),
                                 alignment: *alignment,
                             },
                         );
@@ -320,12 +325,12 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 let last = *lanes as i128 - 1;
                 let fits = elem.is_float() || elem.int_max().is_some_and(|m| m >= last);
                 let lane_range = if fits {
-                    Interval::new(ir::make_const(elem, 0), ir::make_const(elem, last))
+                    Interval::new(constant::make_const(elem, 0), constant::make_const(elem, last))
                 } else {
                     let tb = type_bounds(elem);
                     if tb.is_bounded() { tb } else { Interval::everything() }
                 };
-                let lane_var = ir::var(elem, lane_name.clone());
+                let lane_var = loopir::Expr::var(elem, lane_name.clone());
                 let lane = if base.ty().is_vector() {
                     Expr::from_node_unchecked(
                         base.ty(),
@@ -335,7 +340,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                     lane_var
                 };
                 let token = self.scope.push(lane_name, lane_range);
-                let r = self.bounds(&ir::add(base.clone(), ir::mul(lane, stride.clone())));
+                let r = self.bounds(&make::add(base.clone(), make::mul(lane, stride.clone())));
                 self.scope.pop_token(token);
                 r
             }
@@ -353,10 +358,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 let factor = (value.ty().lanes() / ty.lanes().max(1)) as i128;
                 match op {
                     VectorReduceOp::Add => {
-                        let k = ir::make_const(ty.element_of(), factor);
+                        let k = constant::make_const(ty.element_of(), factor);
                         let scaled = Interval {
-                            min: i.min.map(|x| ir::mul(x.clone(), k.clone())),
-                            max: i.max.map(|x| ir::mul(x.clone(), k.clone())),
+                            min: i.min.map(|x| make::mul(x.clone(), k.clone())),
+                            max: i.max.map(|x| make::mul(x.clone(), k.clone())),
                         };
                         self.wrap_check(ty, scaled)
                     }
@@ -373,10 +378,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         if self.const_bound {
             let mut tb = type_bounds(ty);
             if let Some(i) = self.scope.find(n) {
-                if let Some(lo) = i.lo().filter(|x| ir::is_const(x)) {
+                if let Some(lo) = i.lo().filter(|x| constant::is_const(x)) {
                     tb.min = Bound::Finite(lo.clone());
                 }
-                if let Some(hi) = i.hi().filter(|x| ir::is_const(x)) {
+                if let Some(hi) = i.hi().filter(|x| constant::is_const(x)) {
                     tb.max = Bound::Finite(hi.clone());
                 }
             }
@@ -391,7 +396,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     /// The unchanged and point shortcuts shared by most rules.
     fn shortcuts(&mut self, e: &Expr, ops: &[(&Expr, &Interval)]) -> Option<Interval> {
-        if ops.iter().all(|(x, i)| i.is_single_point_of(x)) && (!self.const_bound || ir::is_const(e)) {
+        if ops.iter().all(|(x, i)| i.is_single_point_of(x)) && (!self.const_bound || constant::is_const(e)) {
             return Some(Interval::point(e.clone()));
         }
         if ops.iter().all(|(_, i)| i.is_single_point()) {
@@ -403,36 +408,36 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     fn bool_not(&mut self, x: &Expr) -> Expr {
-        if ir::is_const_true(x) {
-            ir::make_bool(false, 1)
-        } else if ir::is_const_false(x) {
-            ir::make_bool(true, 1)
+        if constant::is_const_true(x) {
+            constant::make_bool(false, 1)
+        } else if constant::is_const_false(x) {
+            constant::make_bool(true, 1)
         } else {
-            ir::not(x.clone())
+            make::not(x.clone())
         }
     }
 
     fn bool_op(&mut self, op: BinOp, a: &Expr, b: &Expr) -> Expr {
         let is_and = op == BinOp::And;
         for (x, y) in [(a, b), (b, a)] {
-            if ir::is_const_true(x) {
+            if constant::is_const_true(x) {
                 return if is_and { y.clone() } else { x.clone() };
             }
-            if ir::is_const_false(x) {
+            if constant::is_const_false(x) {
                 return if is_and { x.clone() } else { y.clone() };
             }
         }
-        ir::binary(op, a.clone(), b.clone())
+        make::binary(op, a.clone(), b.clone())
     }
 
     /// For wrapping types: keep `i` only if it is bounded and computing its ends cannot
     /// wrap (checked with exact constant ranges of the ends, i.e. in wider than 64-bit
     /// arithmetic); otherwise the bounds of the type.
     fn wrap_check(&mut self, ty: Type, i: Interval) -> Interval {
-        if ir::no_overflow(ty) {
+        if overflow::no_overflow(ty) {
             return i;
         }
-        let range = crate::ConstantInterval::bounds_of_type(ty.element_of());
+        let range = loopir_simplify::ConstantInterval::bounds_of_type(ty.element_of());
         let ok = match (i.lo(), i.hi()) {
             (Some(lo), Some(hi)) => self.exact_in_range(lo, &range) && self.exact_in_range(hi, &range),
             _ => false,
@@ -442,7 +447,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     /// Whether the value of `e`, computed exactly (no wrapping anywhere), provably lies
     /// in `range`.
-    fn exact_in_range(&mut self, e: &Expr, range: &crate::ConstantInterval) -> bool {
+    fn exact_in_range(&mut self, e: &Expr, range: &loopir_simplify::ConstantInterval) -> bool {
         match exact_range(e, &mut self.exact) {
             Some(ci) => range.contains_interval(&ci),
             None => false,
@@ -456,7 +461,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         if let Some(i) = self.shortcuts(e, &[(a, &ia)]) {
             return i;
         }
-        let range = |t: Type| crate::ConstantInterval::bounds_of_type(t);
+        let range = |t: Type| loopir_simplify::ConstantInterval::bounds_of_type(t);
         let representable = to.is_float()
             || (!from.is_float()
                 && !from.is_handle()
@@ -464,7 +469,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 && range(to).contains_interval(&range(from))
                 && (from.int_min().is_some()));
         let mut source = ia.clone();
-        let mut impossible = representable || ir::no_overflow_int(to);
+        let mut impossible = representable || overflow::no_overflow_int(to);
         if !impossible && ia.is_bounded() && !to.is_handle() {
             let lo = ia.lo().map(|x| self.simp.simplify(x));
             let hi = ia.hi().map(|x| self.simp.simplify(x));
@@ -473,8 +478,8 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 let (clo, chi) = if narrowing {
                     let (p, q) = (self.simp.constant_bounds(&lo), self.simp.constant_bounds(&hi));
                     (
-                        p.min.map(|v| ir::make_const(from, v as i128)),
-                        q.max.map(|v| ir::make_const(from, v as i128)),
+                        p.min.map(|v| constant::make_const(from, v as i128)),
+                        q.max.map(|v| constant::make_const(from, v as i128)),
                     )
                 } else {
                     (Some(lo.clone()), Some(hi.clone()))
@@ -498,7 +503,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         if source.has_upper_bound() {
             r.max = source.max.clone();
         }
-        Interval { min: r.min.map(|x| ir::cast(to, x.clone())), max: r.max.map(|x| ir::cast(to, x.clone())) }
+        Interval {
+            min: r.min.map(|x| make::cast(to, x.clone())),
+            max: r.max.map(|x| make::cast(to, x.clone())),
+        }
     }
 
     fn binary(&mut self, e: &Expr, op: BinOp, a: &Expr, b: &Expr) -> Interval {
@@ -514,19 +522,19 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 let (a_lo, a_hi) = (&ia.min, &ia.max);
                 let (b_lo, b_hi) = if op == BinOp::Add { (&ib.min, &ib.max) } else { (&ib.max, &ib.min) };
                 if let (Some(x), Some(y)) = (a_lo.as_expr(), b_lo.as_expr()) {
-                    r.min = Bound::Finite(ir::binary(op, x.clone(), y.clone()));
-                } else if !r.has_lower_bound() || !ir::no_overflow(ty) {
+                    r.min = Bound::Finite(make::binary(op, x.clone(), y.clone()));
+                } else if !r.has_lower_bound() || !overflow::no_overflow(ty) {
                     r.min = Bound::NegInf;
                 }
                 if let (Some(x), Some(y)) = (a_hi.as_expr(), b_hi.as_expr()) {
-                    r.max = Bound::Finite(ir::binary(op, x.clone(), y.clone()));
-                } else if !r.has_upper_bound() || !ir::no_overflow(ty) {
+                    r.max = Bound::Finite(make::binary(op, x.clone(), y.clone()));
+                } else if !r.has_upper_bound() || !overflow::no_overflow(ty) {
                     r.max = Bound::PosInf;
                 }
-                if !ir::no_overflow(ty) {
+                if !overflow::no_overflow(ty) {
                     if op == BinOp::Sub && ty.is_uint() {
                         let ok = match (ib.hi(), ia.lo()) {
-                            (Some(bh), Some(al)) => self.prove(ir::le(bh.clone(), al.clone())),
+                            (Some(bh), Some(al)) => self.prove(make::le(bh.clone(), al.clone())),
                             _ => false,
                         };
                         if !ok {
@@ -546,17 +554,17 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             BinOp::Gt | BinOp::Ge => self.less(op == BinOp::Gt, &ib, &ia),
             BinOp::Eq => {
                 let hi = self.overlap(&ia, &ib);
-                Interval::new(ir::make_bool(false, 1), hi)
+                Interval::new(constant::make_bool(false, 1), hi)
             }
             BinOp::Ne => {
                 let overlap = self.overlap(&ia, &ib);
                 let lo = self.bool_not(&overlap);
-                Interval::new(lo, ir::make_bool(true, 1))
+                Interval::new(lo, constant::make_bool(true, 1))
             }
             BinOp::And | BinOp::Or => {
                 let end = |s: &mut Self, x: &Bound, y: &Bound, default: bool| match (x, y) {
                     (Bound::Finite(p), Bound::Finite(q)) => s.bool_op(op, p, q),
-                    _ => ir::make_bool(default, 1),
+                    _ => constant::make_bool(default, 1),
                 };
                 let lo = end(self, &ia.min, &ib.min, false);
                 let hi = end(self, &ia.max, &ib.max, true);
@@ -567,14 +575,14 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     /// `[a.hi < b.lo, a.lo < b.hi]` (with `<=` when not strict).
     fn less(&mut self, strict: bool, ia: &Interval, ib: &Interval) -> Interval {
-        let f = ir::make_bool(false, 1);
-        let t = ir::make_bool(true, 1);
+        let f = constant::make_bool(false, 1);
+        let t = constant::make_bool(true, 1);
         let no_end = |i: &Interval| !i.has_lower_bound() && !i.has_upper_bound();
         if no_end(ia) || no_end(ib) {
             return Interval::new(f, t);
         }
         let cmp = |x: &Expr, y: &Expr| {
-            if strict { ir::lt(x.clone(), y.clone()) } else { ir::le(x.clone(), y.clone()) }
+            if strict { make::lt(x.clone(), y.clone()) } else { make::le(x.clone(), y.clone()) }
         };
         let lo = match (ia.hi(), ib.lo()) {
             (Some(x), Some(y)) => cmp(x, y),
@@ -590,43 +598,43 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     /// A necessary condition for `a == b` to be possible: the intervals overlap.
     fn overlap(&mut self, ia: &Interval, ib: &Interval) -> Expr {
         let c1 = match (ia.lo(), ib.hi()) {
-            (Some(x), Some(y)) => Some(ir::le(x.clone(), y.clone())),
+            (Some(x), Some(y)) => Some(make::le(x.clone(), y.clone())),
             _ => None,
         };
         let c2 = match (ib.lo(), ia.hi()) {
-            (Some(x), Some(y)) => Some(ir::le(x.clone(), y.clone())),
+            (Some(x), Some(y)) => Some(make::le(x.clone(), y.clone())),
             _ => None,
         };
         match (c1, c2) {
             (Some(p), Some(q)) => self.bool_op(BinOp::And, &p, &q),
             (Some(p), None) | (None, Some(p)) => p,
-            (None, None) => ir::make_bool(true, 1),
+            (None, None) => constant::make_bool(true, 1),
         }
     }
 
     fn mul(&mut self, ty: Type, ia: Interval, ib: Interval) -> Interval {
         let (ia, ib) = if ia.is_single_point() && !ib.is_single_point() { (ib, ia) } else { (ia, ib) };
-        let wrapping = !ir::no_overflow(ty);
+        let wrapping = !overflow::no_overflow(ty);
         if wrapping && !(ia.is_bounded() && ib.is_bounded()) {
             return type_bounds(ty);
         }
-        let times = |x: &Expr, y: &Expr| ir::mul(x.clone(), y.clone());
+        let times = |x: &Expr, y: &Expr| make::mul(x.clone(), y.clone());
         let r = if ib.is_single_point() {
             let Some(b) = ib.lo().cloned() else { return type_bounds(ty) };
-            if ir::is_const_zero(&b) {
+            if constant::is_const_zero(&b) {
                 return Interval::point(b);
             }
-            if ir::is_positive_const(&b) || ty.is_uint() {
+            if constant::is_positive_const(&b) || ty.is_uint() {
                 Interval { min: ia.min.map(|x| times(x, &b)), max: ia.max.map(|x| times(x, &b)) }
-            } else if ir::is_negative_const(&b) {
+            } else if constant::is_negative_const(&b) {
                 Interval {
                     min: ia.max.map(|x| times(x, &b)).flip_infinity(),
                     max: ia.min.map(|x| times(x, &b)).flip_infinity(),
                 }
             } else if let (Some(lo), Some(hi)) = (ia.lo(), ia.hi()) {
-                let nonneg = ir::ge(b.clone(), ir::zero(ty));
+                let nonneg = make::ge(b.clone(), constant::make_zero(ty));
                 let (p, q) = (times(lo, &b), times(hi, &b));
-                Interval::new(ir::select(nonneg.clone(), p.clone(), q.clone()), ir::select(nonneg, q, p))
+                Interval::new(make::select(nonneg.clone(), p.clone(), q.clone()), make::select(nonneg, q, p))
             } else {
                 return type_bounds(ty);
             }
@@ -638,7 +646,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         };
         if wrapping {
             if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (ia.lo(), ia.hi(), ib.lo(), ib.hi()) {
-                let range = crate::ConstantInterval::bounds_of_type(ty.element_of());
+                let range = loopir_simplify::ConstantInterval::bounds_of_type(ty.element_of());
                 let corners = [times(a0, b0), times(a0, b1), times(a1, b0), times(a1, b1)];
                 if !corners.iter().all(|c| self.exact_in_range(c, &range)) {
                     return type_bounds(ty);
@@ -655,28 +663,28 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         if !(ty.is_int() && ty.bits() < 32) {
             return true;
         }
-        let Some(min) = ir::type_min(ty.element_of()) else { return true };
+        let Some(min) = constant::type_min(ty.element_of()) else { return true };
         if let Some(lo) = ia.lo()
-            && self.prove(ir::ne(lo.clone(), min))
+            && self.prove(make::ne(lo.clone(), min))
         {
             return true;
         }
-        let m1 = ir::make_const(ty.element_of(), -1);
-        ib.hi().is_some_and(|h| self.prove(ir::lt(h.clone(), m1.clone())))
-            || ib.lo().is_some_and(|l| self.prove(ir::gt(l.clone(), m1.clone())))
+        let m1 = constant::make_const(ty.element_of(), -1);
+        ib.hi().is_some_and(|h| self.prove(make::lt(h.clone(), m1.clone())))
+            || ib.lo().is_some_and(|l| self.prove(make::gt(l.clone(), m1.clone())))
     }
 
     fn sign_known(&mut self, e: &Expr) -> Option<bool> {
-        if ir::is_positive_const(e) {
+        if constant::is_positive_const(e) {
             return Some(true);
         }
-        if ir::is_negative_const(e) {
+        if constant::is_negative_const(e) {
             return Some(false);
         }
-        let z = ir::zero(e.ty());
-        if self.prove(ir::gt(e.clone(), z.clone())) {
+        let z = constant::make_zero(e.ty());
+        if self.prove(make::gt(e.clone(), z.clone())) {
             Some(true)
-        } else if self.prove(ir::lt(e.clone(), z)) {
+        } else if self.prove(make::lt(e.clone(), z)) {
             Some(false)
         } else {
             None
@@ -691,48 +699,48 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             if !wide_signed {
                 return type_bounds(ty);
             }
-            let z = ir::zero(elem);
-            let neg = |x: &Expr| ir::sub(ir::zero(x.ty()), x.clone());
-            if self.prove(ir::ge(lo.clone(), z.clone())) {
+            let z = constant::make_zero(elem);
+            let neg = |x: &Expr| make::sub(constant::make_zero(x.ty()), x.clone());
+            if self.prove(make::ge(lo.clone(), z.clone())) {
                 return Interval::new(neg(&hi), hi);
             }
-            if self.prove(ir::le(hi.clone(), z)) {
+            if self.prove(make::le(hi.clone(), z)) {
                 return Interval::new(lo.clone(), neg(&lo));
             }
             if ia.is_single_point() {
-                let abs = ir::cast(elem, ir::intrinsic(Type::uint(elem.bits(), 1), "abs", vec![lo]));
+                let abs = make::cast(elem, Intrinsic::Abs.call(Type::uint(elem.bits(), 1), vec![lo]));
                 return Interval::new(neg(&abs), abs);
             }
             return Interval::new(
                 make_min_expr(neg(&hi), lo.clone()),
-                crate::interval::make_min_max_expr(BinOp::Max, &neg(&lo), &hi),
+                loopir_simplify::interval::make_min_max_expr(BinOp::Max, &neg(&lo), &hi),
             );
         }
         let (Some(b0), Some(b1)) = (ib.lo().cloned(), ib.hi().cloned()) else { return type_bounds(ty) };
-        let quot = |x: &Expr, d: &Expr| ir::div(x.clone(), d.clone());
-        if ib.is_single_point() || self.prove(ir::eq(b0.clone(), b1.clone())) {
+        let quot = |x: &Expr, d: &Expr| make::div(x.clone(), d.clone());
+        if ib.is_single_point() || self.prove(make::eq(b0.clone(), b1.clone())) {
             if !self.div_cannot_overflow(ty, &ia, &ib) {
                 return type_bounds(ty);
             }
             let b = b0;
             let e1 = ia.min.map(|x| quot(x, &b));
             let e2 = ia.max.map(|x| quot(x, &b));
-            let z = ir::zero(elem);
+            let z = constant::make_zero(elem);
             if elem.is_uint()
-                || ir::is_positive_const(&b)
-                || ir::is_const_zero(&b)
-                || self.prove(ir::ge(b.clone(), z.clone()))
+                || constant::is_positive_const(&b)
+                || constant::is_const_zero(&b)
+                || self.prove(make::ge(b.clone(), z.clone()))
             {
                 return Interval { min: e1, max: e2 };
             }
-            if ir::is_negative_const(&b) || self.prove(ir::le(b.clone(), z.clone())) {
+            if constant::is_negative_const(&b) || self.prove(make::le(b.clone(), z.clone())) {
                 return Interval { min: e2.flip_infinity(), max: e1.flip_infinity() };
             }
             if let (Bound::Finite(p), Bound::Finite(q)) = (&e1, &e2) {
-                let pos = ir::gt(b.clone(), z);
+                let pos = make::gt(b.clone(), z);
                 return Interval::new(
-                    ir::select(pos.clone(), p.clone(), q.clone()),
-                    ir::select(pos, q.clone(), p.clone()),
+                    make::select(pos.clone(), p.clone(), q.clone()),
+                    make::select(pos, q.clone(), p.clone()),
                 );
             }
             return type_bounds(ty);
@@ -742,11 +750,11 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         let one_signed = matches!((s0, s1), (Some(x), Some(y)) if x == y);
         if !one_signed {
             if wide_signed {
-                let neg = |x: &Expr| ir::sub(ir::zero(x.ty()), x.clone());
+                let neg = |x: &Expr| make::sub(constant::make_zero(x.ty()), x.clone());
                 return hull(&[a0.clone(), a1.clone(), neg(&a0), neg(&a1)]);
             }
             if elem.is_uint() {
-                return Interval::new(ir::zero(elem), a1);
+                return Interval::new(constant::make_zero(elem), a1);
             }
             return type_bounds(ty);
         }
@@ -758,42 +766,45 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 
     fn modulo(&mut self, ty: Type, ia: Interval, ib: Interval) -> Interval {
         let elem = ty.element_of();
-        let z = ir::zero(elem);
+        let z = constant::make_zero(elem);
         if elem.is_float() {
             let (Some(b0), Some(b1)) = (ib.lo().cloned(), ib.hi().cloned()) else {
                 return Interval::everything();
             };
             if self.ctx.options().compat_float_mod {
-                let neg_b0 = ir::sub(z.clone(), b0);
-                return Interval::new(z, crate::interval::make_min_max_expr(BinOp::Max, &b1, &neg_b0));
+                let neg_b0 = make::sub(z.clone(), b0);
+                return Interval::new(
+                    z,
+                    loopir_simplify::interval::make_min_max_expr(BinOp::Max, &b1, &neg_b0),
+                );
             }
             return Interval::new(
                 make_min_expr(z.clone(), b0),
-                crate::interval::make_min_max_expr(BinOp::Max, &z, &b1),
+                loopir_simplify::interval::make_min_max_expr(BinOp::Max, &z, &b1),
             );
         }
         if !ib.is_bounded() {
             if let Some(lo) = ia.lo()
-                && self.prove(ir::ge(lo.clone(), z.clone()))
+                && self.prove(make::ge(lo.clone(), z.clone()))
             {
                 return Interval { min: Bound::Finite(z), max: ia.max.clone() };
             }
             return Interval { min: Bound::Finite(z), max: Bound::PosInf };
         }
         let (Some(b0), Some(b1)) = (ib.lo().cloned(), ib.hi().cloned()) else { return type_bounds(ty) };
-        let one = ir::one(elem);
-        if ir::is_positive_const(&b0) {
-            return Interval::new(z, ir::sub(b1, one));
+        let one = constant::make_one(elem);
+        if constant::is_positive_const(&b0) {
+            return Interval::new(z, make::sub(b1, one));
         }
         if elem.is_uint() {
-            let hi = ir::select(ir::eq(b1.clone(), z.clone()), z.clone(), ir::sub(b1, one));
+            let hi = make::select(make::eq(b1.clone(), z.clone()), z.clone(), make::sub(b1, one));
             return Interval::new(z, hi);
         }
         // The reference builds these two max nodes as they are (no canonical operand
         // order), and computation bounds prints a pure variable's end unsimplified.
-        let m1 = ir::make_const(elem, -1);
-        let inner = ir::max(z.clone(), ir::sub(b1, one));
-        let hi = ir::max(inner, ir::sub(m1, b0));
+        let m1 = constant::make_const(elem, -1);
+        let inner = make::max(z.clone(), make::sub(b1, one));
+        let hi = make::max(inner, make::sub(m1, b0));
         Interval::new(z, hi)
     }
 
@@ -814,8 +825,8 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     fn select_intervals(&mut self, ic: &Interval, ia: &Interval, ib: &Interval) -> Interval {
-        let c_true = ic.is_single_point() && ic.lo().is_some_and(ir::is_const_true);
-        let c_false = ic.is_single_point() && ic.lo().is_some_and(ir::is_const_false);
+        let c_true = ic.is_single_point() && ic.lo().is_some_and(constant::is_const_true);
+        let c_false = ic.is_single_point() && ic.lo().is_some_and(constant::is_const_false);
         if c_true {
             return ia.clone();
         }
@@ -837,29 +848,29 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         };
         let combine = |x: &Expr, y: &Expr| match end {
             End::Lo => make_min_expr(x.clone(), y.clone()),
-            End::Hi => crate::interval::make_min_max_expr(BinOp::Max, x, y),
+            End::Hi => loopir_simplify::interval::make_min_max_expr(BinOp::Max, x, y),
         };
         // Halide compares the two ends by identity only, so equal but separately built
         // ends still take the general path below (and draw its fresh names).
         let compat = self.ctx.options().compat_conditions;
-        if a.same_as(b) || (!compat && ir::equal(a, b)) {
+        if a.same_as(b) || (!compat && equality::equal(a, b)) {
             return Bound::Finite(a.clone());
         }
         let (Some(s), Some(n)) = (ic.lo(), ic.hi()) else {
             return Bound::Finite(combine(a, b));
         };
-        let trivial = |x: &Expr| ir::is_const(x);
+        let trivial = |x: &Expr| constant::is_const(x);
         if ic.is_single_point() && !trivial(s) {
-            return Bound::Finite(ir::select(s.clone(), a.clone(), b.clone()));
+            return Bound::Finite(make::select(s.clone(), a.clone(), b.clone()));
         }
-        let (s_triv, n_triv) = (ir::is_const_false(s), ir::is_const_true(n));
+        let (s_triv, n_triv) = (constant::is_const_false(s), constant::is_const_true(n));
         if s_triv && n_triv {
             return Bound::Finite(combine(a, b));
         }
         // Name an operand end once (a fresh let) unless it is already a leaf.
         let mut lets: Vec<(Name, Expr)> = Vec::new();
         let mut named = |v: &Expr, ctx: &Ctx| -> Expr {
-            if v.as_variable().is_some() || ir::is_const(v) {
+            if v.as_variable().is_some() || constant::is_const(v) {
                 // Halide draws a name for a leaf too; its let is a trivial one the
                 // simplifier substitutes, so the leaf is used directly.
                 if compat {
@@ -869,24 +880,24 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             }
             let name = ctx.fresh_t();
             lets.push((name.clone(), v.clone()));
-            ir::var(v.ty(), name)
+            loopir::Expr::var(v.ty(), name)
         };
         let body = if n_triv {
             let ta = named(a, self.ctx);
-            combine(&ir::select(s.clone(), ta.clone(), b.clone()), &ta)
+            combine(&make::select(s.clone(), ta.clone(), b.clone()), &ta)
         } else if s_triv {
             let tb = named(b, self.ctx);
-            combine(&ir::select(n.clone(), a.clone(), tb.clone()), &tb)
+            combine(&make::select(n.clone(), a.clone(), tb.clone()), &tb)
         } else {
             let ta = named(a, self.ctx);
             let tb = named(b, self.ctx);
-            combine(&ir::select(s.clone(), ta.clone(), tb.clone()), &ir::select(n.clone(), ta, tb))
+            combine(&make::select(s.clone(), ta.clone(), tb.clone()), &make::select(n.clone(), ta, tb))
         };
         // Halide wraps the second name's let outermost.
         let wrapped = if compat {
-            lets.into_iter().fold(body, |acc, (name, v)| ir::let_in(name, v, acc))
+            lets.into_iter().fold(body, |acc, (name, v)| make::let_in(name, v, acc))
         } else {
-            lets.into_iter().rev().fold(body, |acc, (name, v)| ir::let_in(name, v, acc))
+            lets.into_iter().rev().fold(body, |acc, (name, v)| make::let_in(name, v, acc))
         };
         Bound::Finite(wrapped)
     }
@@ -896,7 +907,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         // An end that folds to an overflow is no bound at all; dropping it here also keeps
         // overflowing ends from growing through long let chains.
         let overflowed = |s: &mut Self, b: &Bound| {
-            b.as_expr().is_some_and(|x| ir::contains_overflow_marker(&s.simp.simplify(x)))
+            b.as_expr().is_some_and(|x| overflow::contains_overflow_marker(&s.simp.simplify(x)))
         };
         let v = Interval {
             min: if overflowed(self, &v.min) { Bound::NegInf } else { v.min.clone() },
@@ -907,10 +918,10 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         let compat = self.ctx.options().compat_conditions;
         let const_end = |s: &mut Self, x: &Expr| {
             if compat {
-                return ir::is_const(x).then(|| x.clone());
+                return constant::is_const(x).then(|| x.clone());
             }
             let y = s.simp.simplify(x);
-            ir::is_const(&y).then_some(y)
+            constant::is_const(&y).then_some(y)
         };
         let drawn = compat.then(|| {
             (self.ctx.fresh_keyed(&format!("{name}.min")), self.ctx.fresh_keyed(&format!("{name}.max")))
@@ -927,7 +938,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                         None => self.ctx.fresh_keyed(&format!("{name}.min")),
                     };
                     min_name = Some((n.clone(), x.clone()));
-                    Bound::Finite(ir::var(ty, n))
+                    Bound::Finite(loopir::Expr::var(ty, n))
                 }
             },
             other => other.clone(),
@@ -944,7 +955,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                             None => self.ctx.fresh_keyed(&format!("{name}.max")),
                         };
                         max_name = Some((n.clone(), x.clone()));
-                        Bound::Finite(ir::var(ty, n))
+                        Bound::Finite(loopir::Expr::var(ty, n))
                     }
                 },
                 other => other.clone(),
@@ -958,7 +969,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
             let mut out = x.clone();
             for (n, val) in [&max_name, &min_name].into_iter().flatten() {
                 if s.ctx.uses_var(&out, n) {
-                    out = ir::let_in(n.clone(), val.clone(), out);
+                    out = make::let_in(n.clone(), val.clone(), out);
                 }
             }
             out
@@ -971,10 +982,13 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     fn call(&mut self, e: &Expr) -> Interval {
         let ty = e.ty();
         let ExprKind::Call { name, args, call_type, value_index } = e.kind() else { return type_bounds(ty) };
-        let call_type = &crate::pure_math::effective_call_type(name, *call_type, *value_index);
+        let call_type = &loopir_simplify::pure_math::effective_call_type(name, *call_type, *value_index);
         let intrinsic = matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic);
+        let known = e.as_intrinsic().map(|(i, _)| i);
         // 1. Intrinsics with an equivalent arithmetic form are analysed in that form.
-        if intrinsic && let Some(lowered) = self.lower_intrinsic(e, name, args) {
+        if let Some(k) = known
+            && let Some(lowered) = self.lower_intrinsic(e, k, args)
+        {
             let r = self.bounds(&lowered);
             if r.is_single_point_of(&lowered) {
                 return Interval::point(e.clone());
@@ -987,7 +1001,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         }
         // 3. Pure calls whose arguments do not vary.
         let pure = matches!(call_type, CallType::PureExtern | CallType::PureIntrinsic | CallType::Image);
-        let special = intrinsic && matches!(name.as_ref(), "promise_clamped" | "unsafe_promise_clamped");
+        let special = matches!(known, Some(Intrinsic::PromiseClamped | Intrinsic::UnsafePromiseClamped));
         if pure && !self.const_bound && !special {
             let mut points = Vec::with_capacity(args.len());
             let mut unchanged = true;
@@ -997,7 +1011,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                     break;
                 }
                 if let Some(p) = i.lo() {
-                    unchanged &= p.same_as(a) || ir::equal(p, a);
+                    unchanged &= p.same_as(a) || equality::equal(p, a);
                     points.push(p.clone());
                 }
             }
@@ -1005,12 +1019,13 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 if unchanged {
                     return Interval::point(e.clone());
                 }
-                return Interval::point(ir::with_children(e, points));
+                return Interval::point(e.with_children(points));
             }
         }
         // 4. Specific rules.
         if intrinsic {
-            if let Some(i) = self.intrinsic_rule(e, name, args).or_else(|| self.math_call(e, name, args)) {
+            let rule = known.and_then(|k| self.intrinsic_rule(e, k, args));
+            if let Some(i) = rule.or_else(|| self.math_call(e, name, args)) {
                 return i;
             }
             return type_bounds(ty);
@@ -1045,94 +1060,98 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
     }
 
     /// Rewrites an intrinsic into plain arithmetic with the same value, where one exists.
-    fn lower_intrinsic(&mut self, e: &Expr, name: &str, args: &[Expr]) -> Option<Expr> {
+    fn lower_intrinsic(&mut self, e: &Expr, intrinsic: Intrinsic, args: &[Expr]) -> Option<Expr> {
+        use Intrinsic as I;
         let ty = e.ty();
-        match (name, args) {
-            ("return_second", [_, b]) => Some(b.clone()),
-            ("if_then_else", [c, t, f]) => Some(ir::select(c.clone(), t.clone(), f.clone())),
-            ("if_then_else", [_, t]) => Some(t.clone()),
-            ("shift_left", [a, k]) if !ir::no_overflow_int(ty) && !ir::is_const_one(a) => {
-                let k = ir::as_const_i128(k)?;
+        match (intrinsic, args) {
+            (I::ReturnSecond, [_, b]) => Some(b.clone()),
+            (I::IfThenElse, [c, t, f]) => Some(make::select(c.clone(), t.clone(), f.clone())),
+            (I::IfThenElse, [_, t]) => Some(t.clone()),
+            (I::ShiftLeft, [a, k]) if !overflow::no_overflow_int(ty) && !constant::is_const_one(a) => {
+                let k = constant::as_const_i128(k)?;
                 if k < 0 || k >= ty.bits() as i128 {
                     return None;
                 }
-                Some(ir::mul(a.clone(), ir::make_const(ty, 1i128 << k)))
+                Some(make::mul(a.clone(), constant::make_const(ty, 1i128 << k)))
             }
-            ("saturating_cast", [x]) => {
+            (I::SaturatingCast, [x]) => {
                 let from = x.ty().element_of();
                 let to = ty.element_of();
                 let mut v = x.clone();
                 let (tmin, tmax) = (to.int_min()?, to.int_max()?);
                 if from.is_float() {
-                    v = ir::max(v, ir::make_float(x.ty(), tmin as f64));
-                    v = ir::min(v, ir::make_float(x.ty(), tmax as f64));
+                    v = make::max(v, constant::make_float(x.ty(), tmin as f64));
+                    v = make::min(v, constant::make_float(x.ty(), tmax as f64));
                 } else {
                     let (fmin, fmax) = (from.int_min()?, from.int_max()?);
                     if fmin < tmin {
-                        v = ir::max(v, ir::make_const(x.ty(), tmin));
+                        v = make::max(v, constant::make_const(x.ty(), tmin));
                     }
                     if fmax > tmax {
-                        v = ir::min(v, ir::make_const(x.ty(), tmax));
+                        v = make::min(v, constant::make_const(x.ty(), tmax));
                     }
                 }
-                Some(ir::cast(ty, v))
+                Some(make::cast(ty, v))
             }
-            ("absd", [a, b]) if ty.is_float() => {
-                Some(ir::intrinsic(ty, "abs", vec![ir::sub(a.clone(), b.clone())]))
+            (I::Absd, [a, b]) if ty.is_float() => {
+                Some(I::Abs.call(ty, vec![make::sub(a.clone(), b.clone())]))
             }
             _ => None,
         }
     }
 
-    fn intrinsic_rule(&mut self, e: &Expr, name: &str, args: &[Expr]) -> Option<Interval> {
+    fn intrinsic_rule(&mut self, e: &Expr, intrinsic: Intrinsic, args: &[Expr]) -> Option<Interval> {
+        use Intrinsic as I;
         let ty = e.ty();
         let elem = ty.element_of();
-        match (name, args) {
-            ("likely" | "likely_if_innermost" | "memoize_expr", [x, ..]) => Some(self.bounds(x)),
-            ("require", [_, value, ..]) => Some(self.bounds(value)),
-            ("promise_clamped" | "unsafe_promise_clamped", [x, lo, hi]) => {
+        match (intrinsic, args) {
+            (I::Likely | I::LikelyIfInnermost | I::MemoizeExpr, [x, ..]) => Some(self.bounds(x)),
+            (I::Require, [_, value, ..]) => Some(self.bounds(value)),
+            (I::PromiseClamped | I::UnsafePromiseClamped, [x, lo, hi]) => {
                 let (ix, il, ih) = (self.bounds(x), self.bounds(lo), self.bounds(hi));
-                if name == "unsafe_promise_clamped"
+                if intrinsic == I::UnsafePromiseClamped
                     && ix.is_single_point_of(x)
                     && il.is_single_point_of(lo)
                     && ih.is_single_point_of(hi)
                 {
                     return Some(Interval::point(e.clone()));
                 }
-                if name == "promise_clamped" && ix.is_single_point() {
+                if intrinsic == I::PromiseClamped && ix.is_single_point() {
                     return Some(ix);
                 }
                 Some(Interval { min: make_max(&ix.min, &il.min), max: make_min(&ix.max, &ih.max) })
             }
-            ("abs", [x]) => Some(self.abs(ty, x)),
-            ("absd", [a, b]) if elem.is_int() || elem.is_uint() => {
+            (I::Abs, [x]) => Some(self.abs(ty, x)),
+            (I::Absd, [a, b]) if elem.is_int() || elem.is_uint() => {
                 let (ia, ib) = (self.bounds(a), self.bounds(b));
                 if let (Some(a0), Some(a1), Some(b0), Some(b1)) = (ia.lo(), ia.hi(), ib.lo(), ib.hi()) {
-                    let d1 = ir::intrinsic(ty, "absd", vec![a1.clone(), b0.clone()]);
-                    let d2 = ir::intrinsic(ty, "absd", vec![a0.clone(), b1.clone()]);
+                    let d1 = I::Absd.call(ty, vec![a1.clone(), b0.clone()]);
+                    let d2 = I::Absd.call(ty, vec![a0.clone(), b1.clone()]);
                     return Some(Interval::new(
-                        ir::zero(elem),
-                        crate::interval::make_min_max_expr(BinOp::Max, &d1, &d2),
+                        constant::make_zero(elem),
+                        loopir_simplify::interval::make_min_max_expr(BinOp::Max, &d1, &d2),
                     ));
                 }
                 Some(type_bounds(ty))
             }
-            ("popcount" | "count_trailing_zeros", [x]) => {
-                Some(Interval::new(ir::zero(elem), ir::make_const(elem, x.ty().bits() as i128)))
-            }
-            ("count_leading_zeros", [x]) => {
+            (I::Popcount | I::CountTrailingZeros, [x]) => Some(Interval::new(
+                constant::make_zero(elem),
+                constant::make_const(elem, x.ty().bits() as i128),
+            )),
+            (I::CountLeadingZeros, [x]) => {
                 let ix = self.bounds(x);
-                let bits = ir::make_const(elem, x.ty().bits() as i128);
+                let bits = constant::make_const(elem, x.ty().bits() as i128);
                 if let (Some(lo), Some(hi)) = (ix.lo(), ix.hi())
-                    && (x.ty().is_uint() || self.prove(ir::ge(lo.clone(), ir::zero(x.ty().element_of()))))
+                    && (x.ty().is_uint()
+                        || self.prove(make::ge(lo.clone(), constant::make_zero(x.ty().element_of()))))
                 {
-                    let clz = |v: &Expr| ir::intrinsic(ty, "count_leading_zeros", vec![v.clone()]);
+                    let clz = |v: &Expr| I::CountLeadingZeros.call(ty, vec![v.clone()]);
                     return Some(Interval::new(clz(hi), clz(lo)));
                 }
-                Some(Interval::new(ir::zero(elem), bits))
+                Some(Interval::new(constant::make_zero(elem), bits))
             }
-            ("scatter_gather", _) | ("mux", [_, ..]) => {
-                let values = if name == "mux" { &args[1..] } else { args };
+            (I::ScatterGather, _) | (I::Mux, [_, ..]) => {
+                let values = if intrinsic == I::Mux { &args[1..] } else { args };
                 let mut acc = Interval::nothing();
                 for v in values {
                     let i = self.bounds(v);
@@ -1140,107 +1159,114 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                 }
                 Some(acc)
             }
-            ("bitwise_not", [x]) if elem.is_int() || elem.is_uint() => {
+            (I::BitwiseNot, [x]) if elem.is_int() || elem.is_uint() => {
                 let ix = self.bounds(x);
-                let not = |v: &Expr| ir::intrinsic(ty, "bitwise_not", vec![v.clone()]);
+                let not = |v: &Expr| I::BitwiseNot.call(ty, vec![v.clone()]);
                 Some(Interval { min: ix.max.map(not).flip_infinity(), max: ix.min.map(not).flip_infinity() })
                     .map(|i| if i.is_bounded() { i } else { type_bounds(ty) })
             }
-            ("bitwise_and" | "bitwise_or" | "bitwise_xor" | "shift_left" | "shift_right", [a, b])
+            (I::BitwiseAnd | I::BitwiseOr | I::BitwiseXor | I::ShiftLeft | I::ShiftRight, [a, b])
                 if elem.is_int() || elem.is_uint() =>
             {
                 let (ia, ib) = (self.bounds(a), self.bounds(b));
                 if ia.is_single_point() && ib.is_single_point() {
                     let (Some(p), Some(q)) = (ia.lo(), ib.lo()) else { return None };
-                    return Some(Interval::point(ir::intrinsic(ty, name, vec![p.clone(), q.clone()])));
+                    return Some(Interval::point(intrinsic.call(ty, vec![p.clone(), q.clone()])));
                 }
-                Some(self.bitwise(ty, name, &ia, &ib))
+                Some(self.bitwise(ty, intrinsic, &ia, &ib))
             }
             _ => None,
         }
     }
 
     fn nonneg(&mut self, b: &Bound, ty: Type) -> bool {
-        ty.is_uint() || b.as_expr().is_some_and(|x| self.prove(ir::ge(x.clone(), ir::zero(x.ty()))))
+        ty.is_uint()
+            || b.as_expr().is_some_and(|x| self.prove(make::ge(x.clone(), constant::make_zero(x.ty()))))
     }
 
     fn neg(&mut self, b: &Bound) -> bool {
-        b.as_expr().is_some_and(|x| x.ty().is_int() && self.prove(ir::lt(x.clone(), ir::zero(x.ty()))))
+        b.as_expr()
+            .is_some_and(|x| x.ty().is_int() && self.prove(make::lt(x.clone(), constant::make_zero(x.ty()))))
     }
 
-    fn bitwise(&mut self, ty: Type, name: &str, ia: &Interval, ib: &Interval) -> Interval {
+    fn bitwise(&mut self, ty: Type, intrinsic: Intrinsic, ia: &Interval, ib: &Interval) -> Interval {
+        use Intrinsic as I;
         let elem = ty.element_of();
         let mut r = type_bounds(ty);
-        let call = |n: &str, x: &Expr, y: &Expr| ir::intrinsic(ty, n, vec![x.clone(), y.clone()]);
-        match name {
-            "bitwise_and" => {
+        let call = |n: Intrinsic, x: &Expr, y: &Expr| n.call(ty, vec![x.clone(), y.clone()]);
+        match intrinsic {
+            I::BitwiseAnd => {
                 if let (Some(a1), Some(b1)) = (ia.hi(), ib.hi()) {
                     let (ap, bp) = (self.nonneg(&ia.min, elem), self.nonneg(&ib.min, elem));
                     if ap && bp {
-                        return Interval::new(ir::zero(elem), make_min_expr(a1.clone(), b1.clone()));
+                        return Interval::new(
+                            constant::make_zero(elem),
+                            make_min_expr(a1.clone(), b1.clone()),
+                        );
                     } else if elem.is_int() && ap {
-                        return Interval::new(ir::zero(elem), a1.clone());
+                        return Interval::new(constant::make_zero(elem), a1.clone());
                     } else if elem.is_int() && bp {
-                        return Interval::new(ir::zero(elem), b1.clone());
+                        return Interval::new(constant::make_zero(elem), b1.clone());
                     } else if elem.is_int() {
-                        r.max = Bound::Finite(crate::interval::make_min_max_expr(BinOp::Max, a1, b1));
+                        r.max =
+                            Bound::Finite(loopir_simplify::interval::make_min_max_expr(BinOp::Max, a1, b1));
                     }
                 }
             }
-            "bitwise_or" => {
+            I::BitwiseOr => {
                 if let (Some(a0), Some(b0)) = (ia.lo(), ib.lo()) {
                     r.min = Bound::Finite(if elem.is_int() {
                         make_min_expr(a0.clone(), b0.clone())
                     } else {
-                        crate::interval::make_min_max_expr(BinOp::Max, a0, b0)
+                        loopir_simplify::interval::make_min_max_expr(BinOp::Max, a0, b0)
                     });
                 }
             }
-            "shift_left" if ir::no_overflow_int(elem) => {
-                // Halide's rule (overflow is undefined, §1.5.11): the lower end uses the
+            I::ShiftLeft if overflow::no_overflow_int(elem) => {
+                // Halide's rule (overflow is undefined, `docs/reference/bounds.md` §1.5.11): the lower end uses the
                 // smallest shift when it is proved to be a valid left or right shift, a
                 // negative `a.lo` the largest shift, a non-negative `a.lo` gives 0; the
                 // upper end only uses `b.hi` when it is proved to be a valid shift.
-                let bits = |x: &Expr| ir::make_const(x.ty(), elem.bits() as i128);
-                let neg_bits = |x: &Expr| ir::make_const(x.ty(), -(elem.bits() as i128));
-                let zero = |x: &Expr| ir::zero(x.ty());
-                let magnitude = |x: &Expr| ir::sub(zero(x), x.clone());
+                let bits = |x: &Expr| constant::make_const(x.ty(), elem.bits() as i128);
+                let neg_bits = |x: &Expr| constant::make_const(x.ty(), -(elem.bits() as i128));
+                let zero = |x: &Expr| constant::make_zero(x.ty());
+                let magnitude = |x: &Expr| make::sub(zero(x), x.clone());
                 let valid_left = |s: &mut Self, x: &Expr| {
-                    s.prove(ir::and(ir::ge(x.clone(), zero(x)), ir::lt(x.clone(), bits(x))))
+                    s.prove(make::and(make::ge(x.clone(), zero(x)), make::lt(x.clone(), bits(x))))
                 };
                 let valid_right = |s: &mut Self, x: &Expr| {
                     !x.ty().is_uint()
-                        && s.prove(ir::and(ir::lt(x.clone(), zero(x)), ir::gt(x.clone(), neg_bits(x))))
+                        && s.prove(make::and(make::lt(x.clone(), zero(x)), make::gt(x.clone(), neg_bits(x))))
                 };
                 r.min = match (ia.lo(), ib.lo(), ib.hi()) {
-                    (Some(a0), Some(b0), _) if valid_left(self, b0) => Bound::Finite(call(name, a0, b0)),
+                    (Some(a0), Some(b0), _) if valid_left(self, b0) => Bound::Finite(call(intrinsic, a0, b0)),
                     (Some(a0), Some(b0), _) if self.nonneg(&ia.min, elem) && valid_right(self, b0) => {
-                        Bound::Finite(call("shift_right", a0, &magnitude(b0)))
+                        Bound::Finite(call(I::ShiftRight, a0, &magnitude(b0)))
                     }
                     (Some(a0), _, Some(b1)) if a0.ty().is_int() && self.neg(&ia.min) => {
-                        if !b1.ty().is_uint() && self.prove(ir::le(b1.clone(), zero(b1))) {
+                        if !b1.ty().is_uint() && self.prove(make::le(b1.clone(), zero(b1))) {
                             Bound::Finite(a0.clone())
                         } else {
-                            Bound::Finite(make_min_expr(a0.clone(), call(name, a0, b1)))
+                            Bound::Finite(make_min_expr(a0.clone(), call(intrinsic, a0, b1)))
                         }
                     }
-                    (Some(_), _, _) if self.nonneg(&ia.min, elem) => Bound::Finite(ir::zero(elem)),
+                    (Some(_), _, _) if self.nonneg(&ia.min, elem) => Bound::Finite(constant::make_zero(elem)),
                     _ => Bound::NegInf,
                 };
                 r.max = match (ia.hi(), ib.hi()) {
-                    (Some(a1), Some(b1)) if valid_left(self, b1) => Bound::Finite(call(name, a1, b1)),
+                    (Some(a1), Some(b1)) if valid_left(self, b1) => Bound::Finite(call(intrinsic, a1, b1)),
                     (Some(a1), Some(b1)) if valid_right(self, b1) => {
-                        Bound::Finite(call("shift_right", a1, &magnitude(b1)))
+                        Bound::Finite(call(I::ShiftRight, a1, &magnitude(b1)))
                     }
                     _ => Bound::PosInf,
                 };
             }
-            "shift_right" => {
-                let bits = ir::make_const(ib.lo().map_or(elem, |x| x.ty()), elem.bits() as i128);
+            I::ShiftRight => {
+                let bits = constant::make_const(ib.lo().map_or(elem, |x| x.ty()), elem.bits() as i128);
                 let in_range = match (ib.lo(), ib.hi()) {
                     (Some(b0), Some(b1)) => {
-                        let ok_lo = self.prove(ir::ge(b0.clone(), ir::zero(b0.ty())));
-                        ok_lo && self.prove(ir::lt(b1.clone(), bits))
+                        let ok_lo = self.prove(make::ge(b0.clone(), constant::make_zero(b0.ty())));
+                        ok_lo && self.prove(make::lt(b1.clone(), bits))
                     }
                     _ => false,
                 };
@@ -1248,23 +1274,23 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
                     // floor(a / 2^b): increasing in a; in b decreasing for a >= 0, increasing for a < 0.
                     if let Some(a0) = ia.lo() {
                         r.min = Bound::Finite(if self.nonneg(&ia.min, elem) {
-                            call(name, a0, b1)
+                            call(intrinsic, a0, b1)
                         } else if self.neg(&ia.min) {
-                            call(name, a0, b0)
+                            call(intrinsic, a0, b0)
                         } else {
-                            make_min_expr(call(name, a0, b0), call(name, a0, b1))
+                            make_min_expr(call(intrinsic, a0, b0), call(intrinsic, a0, b1))
                         });
                     }
                     if let Some(a1) = ia.hi() {
                         r.max = Bound::Finite(if self.nonneg(&ia.max, elem) {
-                            call(name, a1, b0)
+                            call(intrinsic, a1, b0)
                         } else if self.neg(&ia.max) {
-                            call(name, a1, b1)
+                            call(intrinsic, a1, b1)
                         } else {
-                            crate::interval::make_min_max_expr(
+                            loopir_simplify::interval::make_min_max_expr(
                                 BinOp::Max,
-                                &call(name, a1, b0),
-                                &call(name, a1, b1),
+                                &call(intrinsic, a1, b0),
+                                &call(intrinsic, a1, b1),
                             )
                         });
                     }
@@ -1279,38 +1305,38 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         let ix = self.bounds(x);
         let elem = ty.element_of();
         let xt = x.ty().element_of();
-        let z = ir::zero(xt);
-        let neg = |v: &Expr| ir::sub(ir::zero(v.ty()), v.clone());
-        let absf = |v: &Expr| ir::intrinsic(elem, "abs", vec![v.clone()]);
+        let z = constant::make_zero(xt);
+        let neg = |v: &Expr| make::sub(constant::make_zero(v.ty()), v.clone());
+        let absf = |v: &Expr| Intrinsic::Abs.call(elem, vec![v.clone()]);
         if let (Some(lo), Some(hi)) = (ix.lo(), ix.hi()) {
             if ix.is_single_point() {
                 return Interval::point(absf(lo));
             }
-            let low = crate::interval::make_min_max_expr(
+            let low = loopir_simplify::interval::make_min_max_expr(
                 BinOp::Max,
                 lo,
                 &neg(&make_min_expr(z.clone(), hi.clone())),
             );
             let high = if xt.is_int() && xt.bits() >= 32 {
-                ir::cast(elem, crate::interval::make_min_max_expr(BinOp::Max, &neg(lo), hi))
+                make::cast(elem, loopir_simplify::interval::make_min_max_expr(BinOp::Max, &neg(lo), hi))
             } else {
-                crate::interval::make_min_max_expr(BinOp::Max, &absf(lo), &absf(hi))
+                loopir_simplify::interval::make_min_max_expr(BinOp::Max, &absf(lo), &absf(hi))
             };
-            return Interval::new(ir::cast(elem, low), high);
+            return Interval::new(make::cast(elem, low), high);
         }
         let low = match (ix.lo(), ix.hi()) {
-            (Some(lo), _) => crate::interval::make_min_max_expr(BinOp::Max, &z, lo),
+            (Some(lo), _) => loopir_simplify::interval::make_min_max_expr(BinOp::Max, &z, lo),
             (None, Some(hi)) => neg(&make_min_expr(z.clone(), hi.clone())),
             _ => z,
         };
-        Interval { min: Bound::Finite(ir::cast(elem, low)), max: Bound::PosInf }
+        Interval { min: Bound::Finite(make::cast(elem, low)), max: Bound::PosInf }
     }
 
     fn math_call(&mut self, _e: &Expr, name: &str, args: &[Expr]) -> Option<Interval> {
         // The reference's monotone one-argument functions: the `round` intrinsic and these
         // math functions at 32 or 64 bits (not `trunc`, not 16-bit ones).
         let monotone = ["sqrt", "floor", "ceil", "exp", "log"];
-        let is_monotone = name == "round"
+        let is_monotone = name == Intrinsic::Round.name()
             || name
                 .strip_suffix("_f32")
                 .or_else(|| name.strip_suffix("_f64"))
@@ -1331,7 +1357,7 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
 }
 
 fn make_min_expr(a: Expr, b: Expr) -> Expr {
-    crate::interval::make_min_max_expr(BinOp::Min, &a, &b)
+    loopir_simplify::interval::make_min_max_expr(BinOp::Min, &a, &b)
 }
 
 /// `[min of all, max of all]` built with the min/max peepholes.
@@ -1345,7 +1371,7 @@ fn hull(es: &[Expr]) -> Interval {
 
 /// Whether a constant (after simplification) is representable in `to`.
 fn fits_in(c: &Expr, to: Type) -> bool {
-    match ir::const_value(c) {
+    match constant::const_value(c) {
         Some(Const::Int(v)) => {
             to.is_float()
                 || (to.int_min().is_some_and(|m| v as i128 >= m)
@@ -1370,9 +1396,9 @@ fn fits_in(c: &Expr, to: Type) -> bool {
 /// (the answer depends on the expression alone).
 fn exact_range(
     e: &Expr,
-    memo: &mut AddressMap<*const ExprNode, (Expr, Option<crate::ConstantInterval>)>,
-) -> Option<crate::ConstantInterval> {
-    use crate::ConstantInterval as CI;
+    memo: &mut AddressMap<*const ExprNode, (Expr, Option<loopir_simplify::ConstantInterval>)>,
+) -> Option<loopir_simplify::ConstantInterval> {
+    use loopir_simplify::ConstantInterval as CI;
     if let Some((_, r)) = memo.get(&e.as_ptr()) {
         return *r;
     }
@@ -1416,7 +1442,7 @@ fn scalarize(e: &Expr, points: Vec<Expr>) -> Expr {
         ExprKind::Binary(..) | ExprKind::Not(_) => points.first().map_or(ty.element_of(), |p| p.ty()),
         _ => ty.element_of(),
     };
-    let rebuilt = ir::with_children(e, points);
+    let rebuilt = e.with_children(points);
     let kind_clone = match rebuilt.kind() {
         ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, a.clone(), b.clone()),
         ExprKind::Not(a) => ExprKind::Not(a.clone()),
@@ -1427,7 +1453,7 @@ fn scalarize(e: &Expr, points: Vec<Expr>) -> Expr {
     if rebuilt.ty() == scalar_ty { rebuilt } else { Expr::from_node_unchecked(scalar_ty, kind_clone) }
 }
 
-/// Whether constant-folding `e` meets an overflow (spec §1.5, crate rule 4): every
+/// Whether constant-folding `e` meets an overflow (`docs/reference/bounds.md` §1.5, crate rule 4): every
 /// subexpression whose operands are constants (after folding) is folded by the
 /// simplifier, bottom-up over the DAG, and an overflow marker anywhere answers yes.
 /// Only constants are folded, not the whole end: full simplification would also
@@ -1439,12 +1465,12 @@ pub(crate) fn folds_to_overflow(simp: &mut Simplifier<'_, '_, '_>, e: &Expr) -> 
         if folded.contains_key(&n.as_ptr()) {
             continue;
         }
-        if ir::is_overflow_marker(&n) {
+        if overflow::is_overflow_marker(&n) {
             return true;
         }
         let children = n.children();
         if children.is_empty() {
-            let c = ir::is_const(&n).then(|| n.clone());
+            let c = constant::is_const(&n).then(|| n.clone());
             folded.insert(n.as_ptr(), c);
             continue;
         }
@@ -1457,11 +1483,11 @@ pub(crate) fn folds_to_overflow(simp: &mut Simplifier<'_, '_, '_>, e: &Expr) -> 
             children.iter().map(|c| folded.get(&c.as_ptr()).cloned().flatten()).collect();
         let result = match consts {
             Some(cs) if !matches!(n.kind(), ExprKind::Let { .. }) => {
-                let y = simp.simplify(&ir::with_children(&n, cs));
-                if ir::contains_overflow_marker(&y) {
+                let y = simp.simplify(&n.with_children(cs));
+                if overflow::contains_overflow_marker(&y) {
                     return true;
                 }
-                ir::is_const(&y).then_some(y)
+                constant::is_const(&y).then_some(y)
             }
             _ => None,
         };

@@ -1,16 +1,18 @@
 //! Boxes: one interval per dimension of a Func or buffer, with an optional condition
-//! under which the region is touched (spec §1.6), and their algebra.
+//! under which the region is touched (`docs/reference/bounds.md` §1.6), and their algebra.
 
+use loopir::constant;
+use loopir::equality;
+use loopir::make;
 use std::fmt;
 
 use loopir::{BinOp, Expr, ExprKind};
 
-use crate::ctx::Ctx;
 use crate::error::BoundsError;
-use crate::interval::{Bound, Interval, make_max, make_min, make_min_max_expr};
-use crate::ir;
-use crate::scope::Scope;
-use crate::simplify::{Simplifier, can_prove};
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::{Bound, Interval, make_max, make_min, make_min_max_expr};
+use loopir_simplify::scope::Scope;
+use loopir_simplify::simplify::{Simplifier, can_prove};
 
 /// A multi-dimensional region (Halide's `Box`): one interval per dimension and the
 /// condition under which it is used (`None`: always). Zero dimensions is a scalar access.
@@ -36,7 +38,7 @@ impl fmt::Display for Region {
         }
         f.write_str("}")?;
         if let Some(u) = &self.used {
-            write!(f, " if {}", ir::pretty(u))?;
+            write!(f, " if {}", loopir::print::expr_to_string_implicit(u))?;
         }
         Ok(())
     }
@@ -55,7 +57,7 @@ impl Region {
 
     /// Whether the region has a condition other than constant true.
     pub fn maybe_unused(&self) -> bool {
-        self.used.as_ref().is_some_and(|u| !ir::is_const_true(u))
+        self.used.as_ref().is_some_and(|u| !constant::is_const_true(u))
     }
 
     /// Whether some dimension is empty.
@@ -77,12 +79,12 @@ impl Region {
 }
 
 fn is_negation_of(a: &Expr, b: &Expr) -> bool {
-    matches!(a.kind(), ExprKind::Not(x) if ir::equal(x, b))
-        || matches!(b.kind(), ExprKind::Not(x) if ir::equal(x, a))
+    matches!(a.kind(), ExprKind::Not(x) if equality::equal(x, b))
+        || matches!(b.kind(), ExprKind::Not(x) if equality::equal(x, a))
 }
 
 /// Merges `b` into `a` (the smallest region containing both, under the union of their
-/// conditions; spec §1.6). Ends that are the very same node in both boxes are kept as
+/// conditions; `docs/reference/bounds.md` §1.6). Ends that are the very same node in both boxes are kept as
 /// they are; every other end that takes part is simplified.
 pub fn merge_boxes(ctx: &Ctx, a: &mut Region, b: &Region) -> Result<(), BoundsError> {
     let _hashes = ctx.hash_scope();
@@ -102,8 +104,8 @@ pub fn merge_boxes(ctx: &Ctx, a: &mut Region, b: &Region) -> Result<(), BoundsEr
     }
     let (ua, ub) = (a.maybe_unused(), b.maybe_unused());
     let (a_used, b_used) = (
-        a.used.clone().unwrap_or_else(|| ir::make_bool(true, 1)),
-        b.used.clone().unwrap_or_else(|| ir::make_bool(true, 1)),
+        a.used.clone().unwrap_or_else(|| constant::make_bool(true, 1)),
+        b.used.clone().unwrap_or_else(|| constant::make_bool(true, 1)),
     );
     let complementary = ua && ub && is_negation_of(&a_used, &b_used);
     let mut simp = Simplifier::without_bounds(ctx);
@@ -116,14 +118,14 @@ pub fn merge_boxes(ctx: &Ctx, a: &mut Region, b: &Region) -> Result<(), BoundsEr
                 _ if ea.same_as(eb) => continue,
                 (Bound::Finite(x), Bound::Finite(y)) => {
                     let e = if ua && ub && complementary {
-                        ir::select(a_used.clone(), x.clone(), y.clone())
+                        make::select(a_used.clone(), x.clone(), y.clone())
                     } else if ua && ub {
-                        let both = ir::and(a_used.clone(), b_used.clone());
-                        ir::select(both, combine(x, y), ir::select(a_used.clone(), x.clone(), y.clone()))
+                        let both = make::and(a_used.clone(), b_used.clone());
+                        make::select(both, combine(x, y), make::select(a_used.clone(), x.clone(), y.clone()))
                     } else if ua {
-                        ir::select(a_used.clone(), combine(x, y), y.clone())
+                        make::select(a_used.clone(), combine(x, y), y.clone())
                     } else if ub {
-                        ir::select(b_used.clone(), combine(x, y), x.clone())
+                        make::select(b_used.clone(), combine(x, y), x.clone())
                     } else {
                         combine(x, y)
                     };
@@ -150,10 +152,10 @@ pub fn merge_boxes(ctx: &Ctx, a: &mut Region, b: &Region) -> Result<(), BoundsEr
 
 fn merge_used(ctx: &Ctx, a: &mut Region, b: &Region) {
     a.used = match (a.maybe_unused(), b.maybe_unused(), &a.used, &b.used) {
-        (true, true, Some(x), Some(y)) if ir::equal(x, y) => Some(x.clone()),
+        (true, true, Some(x), Some(y)) if equality::equal(x, y) => Some(x.clone()),
         (true, true, Some(x), Some(y)) => {
-            let u = Simplifier::without_bounds(ctx).simplify(&ir::or(x.clone(), y.clone()));
-            if ir::is_const_true(&u) { None } else { Some(u) }
+            let u = Simplifier::without_bounds(ctx).simplify(&make::or(x.clone(), y.clone()));
+            if constant::is_const_true(&u) { None } else { Some(u) }
         }
         _ => None,
     };
@@ -166,7 +168,7 @@ pub fn union(ctx: &Ctx, a: &Region, b: &Region) -> Result<Region, BoundsError> {
     Ok(r)
 }
 
-/// The region inside both (spec §1.6): per dimension `[max(a.lo, b.lo), min(a.hi,
+/// The region inside both (`docs/reference/bounds.md` §1.6): per dimension `[max(a.lo, b.lo), min(a.hi,
 /// b.hi)]` (infinity-aware), simplified; the condition is the conjunction of those
 /// present.
 pub fn box_intersection(ctx: &Ctx, a: &Region, b: &Region) -> Result<Region, BoundsError> {
@@ -187,7 +189,7 @@ pub fn box_intersection(ctx: &Ctx, a: &Region, b: &Region) -> Result<Region, Bou
         })
         .collect();
     let used = match (&a.used, &b.used) {
-        (Some(p), Some(q)) => Some(simp.simplify(&ir::and(p.clone(), q.clone()))),
+        (Some(p), Some(q)) => Some(simp.simplify(&make::and(p.clone(), q.clone()))),
         (Some(p), None) | (None, Some(p)) => Some(p.clone()),
         (None, None) => None,
     };
@@ -200,36 +202,36 @@ pub fn boxes_overlap(ctx: &Ctx, a: &Region, b: &Region) -> bool {
     if a.bounds.is_empty() != b.bounds.is_empty() {
         return false;
     }
-    let mut cond = ir::make_bool(true, 1);
+    let mut cond = constant::make_bool(true, 1);
     for u in [&a.used, &b.used].into_iter().flatten() {
-        cond = ir::and(cond, u.clone());
+        cond = make::and(cond, u.clone());
     }
     for (x, y) in a.bounds.iter().zip(&b.bounds) {
         if let (Some(bh), Some(al)) = (y.hi(), x.lo()) {
-            cond = ir::and(cond, ir::ge(bh.clone(), al.clone()));
+            cond = make::and(cond, make::ge(bh.clone(), al.clone()));
         }
         if let (Some(ah), Some(bl)) = (x.hi(), y.lo()) {
-            cond = ir::and(cond, ir::ge(ah.clone(), bl.clone()));
+            cond = make::and(cond, make::ge(ah.clone(), bl.clone()));
         }
     }
-    !can_prove(ctx, &ir::not(cond), &Scope::new())
+    !can_prove(ctx, &make::not(cond), &Scope::new())
 }
 
-/// Whether `outer` provably contains `inner` (spec §1.6).
+/// Whether `outer` provably contains `inner` (`docs/reference/bounds.md` §1.6).
 pub fn box_contains(ctx: &Ctx, outer: &Region, inner: &Region) -> bool {
     if inner.dims() > outer.dims() || inner.dims() != outer.dims() {
         return false;
     }
-    let mut cond = ir::make_bool(true, 1);
+    let mut cond = constant::make_bool(true, 1);
     for (o, i) in outer.bounds.iter().zip(&inner.bounds) {
         if (o.has_lower_bound() && !i.has_lower_bound()) || (o.has_upper_bound() && !i.has_upper_bound()) {
             return false;
         }
         if let (Some(ol), Some(il)) = (o.lo(), i.lo()) {
-            cond = ir::and(cond, ir::le(ol.clone(), il.clone()));
+            cond = make::and(cond, make::le(ol.clone(), il.clone()));
         }
         if let (Some(oh), Some(ih)) = (o.hi(), i.hi()) {
-            cond = ir::and(cond, ir::ge(oh.clone(), ih.clone()));
+            cond = make::and(cond, make::ge(oh.clone(), ih.clone()));
         }
     }
     if outer.maybe_unused() {
@@ -238,9 +240,29 @@ pub fn box_contains(ctx: &Ctx, outer: &Region, inner: &Region) -> bool {
             return false;
         }
         // The inner condition implies the outer one.
-        cond = ir::and(cond, ir::eq(ir::and(ou.clone(), iu.clone()), iu.clone()));
+        cond = make::and(cond, make::eq(make::and(ou.clone(), iu.clone()), iu.clone()));
     }
     can_prove(ctx, &cond, &Scope::new())
+}
+
+/// Prints boxes as `loopir bounds` does: one line per Func, `name: [min, max], ...`, each
+/// finite end after CSE.
+pub fn print_boxes(ctx: &Ctx, boxes: &crate::BoxMap) -> String {
+    let end = |b: &loopir_simplify::Bound| loopir_simplify::cse::print_bound(ctx, b);
+    let mut text = String::new();
+    for (name, region) in boxes {
+        text.push_str(name);
+        text.push(':');
+        for (i, interval) in region.bounds.iter().enumerate() {
+            text.push_str(if i == 0 { " [" } else { ", [" });
+            text.push_str(&end(&interval.min));
+            text.push_str(", ");
+            text.push_str(&end(&interval.max));
+            text.push(']');
+        }
+        text.push('\n');
+    }
+    text
 }
 
 #[cfg(test)]
@@ -268,7 +290,7 @@ mod tests {
     fn x01_x05_merges() {
         assert_eq!(merged(&r1(c(5), c(19)), &r1(c(4), c(13))), "{[4, 19]}");
         let a = Region { used: Some(p()), ..r1(c(0), c(9)) };
-        let b = Region { used: Some(ir::not(p())), ..r1(c(10), c(19)) };
+        let b = Region { used: Some(make::not(p())), ..r1(c(10), c(19)) };
         assert_eq!(merged(&a, &b), "{[select((uint1)p, 0, 10), select((uint1)p, 9, 19)]}");
         let bq = Region { used: Some(q()), ..r1(c(10), c(19)) };
         // Three-way selects, which the simplifier folds (`select(x, y, select(z, y, w))
@@ -294,7 +316,7 @@ mod tests {
         assert_eq!(i, "{[5, 10]} if (uint1)p && (uint1)q");
         assert!(!boxes_overlap(&ctx, &r1(c(0), c(4)), &r1(c(5), c(9))));
         let y = Expr::var_i32("y");
-        assert!(boxes_overlap(&ctx, &r1(c(0), c(4)), &r1(y.clone(), ir::add(y, c(1)))));
+        assert!(boxes_overlap(&ctx, &r1(c(0), c(4)), &r1(y.clone(), make::add(y, c(1)))));
         assert!(!boxes_overlap(&ctx, &Region::default(), &r1(c(0), c(4))));
         let outer = r1(c(0), c(10));
         assert!(box_contains(&ctx, &outer, &r1(c(2), c(3))));
@@ -315,7 +337,7 @@ mod properties {
         let p = Expr::var(loopir::Type::BOOL, "p");
         Region {
             bounds: vec![Interval::new(Expr::i32(lo), Expr::i32(lo + w))],
-            used: used.map(|positive| if positive { p.clone() } else { ir::not(p) }),
+            used: used.map(|positive| if positive { p.clone() } else { make::not(p) }),
         }
     }
 
@@ -330,8 +352,8 @@ mod properties {
             let m = union(&ctx, &ra, &rb).map_err(|e| TestCaseError::fail(e.to_string()))?;
             // Evaluate the merged ends with p fixed; each box that is used must fit inside.
             let mut sub = rustc_hash::FxHashMap::default();
-            sub.insert(loopir::name("p"), ir::make_bool(p, 1));
-            let value = |e: &Expr| ir::as_const_int(&crate::simplify::simplify_expr(&ctx, &ir::substitute(&sub, e)));
+            sub.insert(loopir::name("p"), constant::make_bool(p, 1));
+            let value = |e: &Expr| constant::as_const_int(&loopir_simplify::simplify::simplify_expr(&ctx, &loopir::substitute::substitute(&sub, e)));
             let used = |u: Option<bool>| u.is_none_or(|positive| positive == p);
             let (Some(lo), Some(hi)) = (m.bounds[0].lo().and_then(value), m.bounds[0].hi().and_then(value)) else {
                 return Err(TestCaseError::fail(format!("merged ends do not fold: {m}")));

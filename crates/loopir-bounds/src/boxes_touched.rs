@@ -1,5 +1,5 @@
 //! `boxes_required`, `boxes_provided`, `boxes_touched`: the regions of every Func and
-//! image that an expression or statement reads, writes, or both (spec §1.7).
+//! image that an expression or statement reads, writes, or both (`docs/reference/bounds.md` §1.7).
 //!
 //! # What is collected
 //!
@@ -47,21 +47,24 @@
 
 use indexmap::IndexMap;
 use loopir::address_map::{AddressMap, AddressSet};
-use loopir::equality::with_stack;
-use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Name, Stmt, StmtKind};
+use loopir::constant;
+use loopir::make;
+use loopir::stack::with_stack;
+use loopir::{BinOp, CallType, Expr, ExprKind, ExprNode, Intrinsic, Name, Stmt, StmtKind};
+use loopir_simplify::likely;
+use loopir_simplify::overflow;
 
-use crate::solve::{solve_expression, solve_if_then_else};
+use loopir_simplify::solve::{solve_expression, solve_if_then_else};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::{BoundsOfExpr, FuncValueBounds};
 use crate::boxes::{Region, merge_boxes};
-use crate::ctx::Ctx;
 use crate::error::BoundsError;
-use crate::interval::{Bound, Interval, make_max, make_min};
-use crate::ir;
 use crate::relevance::Relevance;
-use crate::scope::{Scope, Token};
-use crate::simplify::Simplifier;
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::{Bound, Interval, make_max, make_min};
+use loopir_simplify::scope::{Scope, Token};
+use loopir_simplify::simplify::Simplifier;
 
 /// Regions keyed by Func or buffer name, in order of first access.
 pub type BoxMap = IndexMap<Name, Region>;
@@ -117,7 +120,7 @@ pub fn boxes_provided<'a>(
 /// ones. With `compat_purify` set in the context's options, overflow markers are replaced
 /// by zero as Halide does instead of widening the affected ends. With `compat_conditions`,
 /// every `if` condition of a statement is first solved for its innermost variable
-/// (Halide's `SolveIfThenElse`, see [`crate::solve::solve_if_then_else`]).
+/// (Halide's `SolveIfThenElse`, see [`loopir_simplify::solve::solve_if_then_else`]).
 pub fn boxes_touched<'a>(
     ctx: &Ctx,
     node: impl Into<Node<'a>>,
@@ -262,7 +265,9 @@ fn finish(ctx: &Ctx, map: BoxMap, purify: bool) -> BoxMap {
                         // single expression); a full simplification of every end cost
                         // 1.5M instructions per let on a 512-long named let chain (B2b).
                         Bound::Finite(e) if !crate::bounds_of_expr::folds_to_overflow(s, e) => b.clone(),
-                        Bound::Finite(e) if purify => Bound::Finite(ir::purify_index_math(&s.simplify(e))),
+                        Bound::Finite(e) if purify => {
+                            Bound::Finite(overflow::purify_index_math(&s.simplify(e)))
+                        }
                         Bound::Finite(_) => inf,
                         other => other.clone(),
                     };
@@ -413,9 +418,9 @@ impl Walker<'_, '_> {
     fn expr_inner(&mut self, e: &Expr) -> Result<(), BoundsError> {
         match e.kind() {
             ExprKind::Call { name, args, call_type, .. } => {
-                if matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) {
-                    match (name.as_ref(), args.as_slice()) {
-                        ("if_then_else", [c, t, rest @ ..]) => {
+                if let Some((intrinsic, args)) = e.as_intrinsic() {
+                    match (intrinsic, args) {
+                        (Intrinsic::IfThenElse, [c, t, rest @ ..]) => {
                             self.expr(c)?;
                             let t = t.clone();
                             let f = rest.first().cloned();
@@ -427,7 +432,7 @@ impl Walker<'_, '_> {
                                 f.map(|f| move |w: &mut Self| w.expr(&f)),
                             );
                         }
-                        ("declare_box_touched", [buf, rest @ ..]) => {
+                        (Intrinsic::DeclareBoxTouched, [buf, rest @ ..]) => {
                             for a in args {
                                 self.expr(a)?;
                             }
@@ -525,7 +530,7 @@ impl Walker<'_, '_> {
                 if self.mode == Mode::Provides && !self.wants(name) {
                     return Ok(());
                 }
-                if !ir::is_const_true(predicate) {
+                if !constant::is_const_true(predicate) {
                     if self.mode == Mode::Calls && self.ctx.options().compat_conditions {
                         // The reference walks a predicated Provide's provides as
                         // `if (predicate) provide`, and its calls (arguments and values)
@@ -565,7 +570,7 @@ impl Walker<'_, '_> {
             StmtKind::AssertStmt { condition, message } => {
                 self.expr(condition)?;
                 self.expr(message)?;
-                if ir::is_const_false(condition) {
+                if constant::is_const_false(condition) {
                     self.unreachable = true;
                 }
                 Ok(())
@@ -663,11 +668,11 @@ impl Walker<'_, '_> {
         let max_name = self.ctx.fresh_t();
         let min_name = self.ctx.fresh_t();
         if let Bound::Finite(hi) = &v.max {
-            bound.max = Bound::Finite(ir::var(ty, max_name.clone()));
+            bound.max = Bound::Finite(loopir::Expr::var(ty, max_name.clone()));
             wrapper.max = Some((max_name, hi.clone()));
         }
         if let Bound::Finite(lo) = &v.min {
-            bound.min = Bound::Finite(ir::var(ty, min_name.clone()));
+            bound.min = Bound::Finite(loopir::Expr::var(ty, min_name.clone()));
             wrapper.min = Some((min_name, lo.clone()));
         }
         let token = self.bounds.push(name.clone(), bound);
@@ -691,7 +696,7 @@ impl Walker<'_, '_> {
             let mut out = e.clone();
             for (n, v) in [&w.max, &w.min].into_iter().flatten() {
                 if ctx.uses_var(&out, n) {
-                    out = ir::let_in(n.clone(), v.clone(), out);
+                    out = make::let_in(n.clone(), v.clone(), out);
                 }
             }
             out
@@ -771,7 +776,7 @@ impl Walker<'_, '_> {
         let not_cond = self.simp.not(cond.clone());
         let condition = |b: &mut Region, c: &Expr, s: &mut Simplifier<'_, '_, '_>| {
             b.used = Some(match &b.used {
-                Some(u) => s.simplify(&ir::and(u.clone(), c.clone())),
+                Some(u) => s.simplify(&make::and(u.clone(), c.clone())),
                 None => c.clone(),
             });
         };
@@ -810,7 +815,7 @@ impl Walker<'_, '_> {
         if self.ctx.options().compat_conditions {
             return self.with_refined_compat(original, c, branch);
         }
-        let c = ir::remove_likelies(c);
+        let c = likely::remove_likelies(c);
         let mut conjuncts = Vec::new();
         split_and(&c, &mut conjuncts);
         let mut tokens = Vec::new();
@@ -867,11 +872,11 @@ impl Walker<'_, '_> {
                     let max_name = self.ctx.fresh_t();
                     let min_name = self.ctx.fresh_t();
                     if let Bound::Finite(hi) = &refined.max {
-                        bound.max = Bound::Finite(ir::var(ty, max_name.clone()));
+                        bound.max = Bound::Finite(loopir::Expr::var(ty, max_name.clone()));
                         w.max = Some((max_name, hi.clone()));
                     }
                     if let Bound::Finite(lo) = &refined.min {
-                        bound.min = Bound::Finite(ir::var(ty, min_name.clone()));
+                        bound.min = Bound::Finite(loopir::Expr::var(ty, min_name.clone()));
                         w.min = Some((min_name, lo.clone()));
                     }
                     tokens.push(self.bounds.push(name.clone(), bound));
@@ -890,7 +895,7 @@ impl Walker<'_, '_> {
         r
     }
 
-    /// Halide's condition rule (spec §1.7, `compat_conditions`): for every occurrence of a
+    /// Halide's condition rule (`docs/reference/bounds.md` §1.7, `compat_conditions`): for every occurrence of a
     /// varying variable in the original condition, in order, solve the (simplified,
     /// outer-tag-stripped) condition for it; each solved variable is restricted and every
     /// LetStmt depending on it, transitively, is rebound to two fresh names. On the way
@@ -900,8 +905,8 @@ impl Walker<'_, '_> {
     where
         T: FnMut(&mut Self) -> Result<(), BoundsError>,
     {
-        let (c, tag) = match ir::intrinsic_name(c) {
-            Some((tag @ ("likely" | "likely_if_innermost"), [x])) => (x.clone(), Some(tag)),
+        let (c, tag) = match c.as_intrinsic() {
+            Some((tag @ (Intrinsic::Likely | Intrinsic::LikelyIfInnermost), [x])) => (x.clone(), Some(tag)),
             _ => (c.clone(), None),
         };
         let mut occurrences = Vec::new();
@@ -1000,8 +1005,8 @@ impl Walker<'_, '_> {
                 let min_name = self.ctx.fresh_t();
                 let ty = self.lets[i].value.ty().element_of();
                 let bound = Interval {
-                    min: Bound::Finite(ir::var(ty, min_name.clone())),
-                    max: Bound::Finite(ir::var(ty, max_name.clone())),
+                    min: Bound::Finite(loopir::Expr::var(ty, min_name.clone())),
+                    max: Bound::Finite(loopir::Expr::var(ty, max_name.clone())),
                 };
                 let token = self.bounds.push(self.lets[i].name.clone(), bound);
                 out.push((token, LetBound { let_index: i, min_name, max_name }));
@@ -1037,7 +1042,7 @@ impl Walker<'_, '_> {
             for (n, v) in [(&b.max_name, &hi), (&b.min_name, &lo)] {
                 if ctx.uses_var(&out, n) {
                     match v {
-                        Bound::Finite(v) => out = ir::let_in(n.clone(), v.clone(), out),
+                        Bound::Finite(v) => out = make::let_in(n.clone(), v.clone(), out),
                         _ => return inf,
                     }
                 }
@@ -1093,22 +1098,22 @@ impl Walker<'_, '_> {
         v: Name,
         r: &Expr,
         op: BinOp,
-        tag: Option<&str>,
+        tag: Option<Intrinsic>,
     ) -> Option<(Name, Interval)> {
         let old = self.bounds.lookup(&v).cloned()?;
         let rb = self.bounds.bounds(r);
-        let one = ir::one(r.ty());
+        let one = constant::make_one(r.ty());
         let tagged = |x: &Expr| match tag {
-            Some(t) => ir::intrinsic(x.ty(), t, vec![x.clone()]),
+            Some(t) => t.call(x.ty(), vec![x.clone()]),
             None => x.clone(),
         };
         let (upper, lower) = limits(op, &rb, &one).unwrap_or((None, None));
         let mut new = old.clone();
         if let (Some(h), Bound::Finite(m)) = (upper, &old.max) {
-            new.max = Bound::Finite(ir::min(tagged(m), h));
+            new.max = Bound::Finite(make::min(tagged(m), h));
         }
         if let (Some(l), Bound::Finite(m)) = (lower, &old.min) {
-            new.min = Bound::Finite(ir::max(tagged(m), l));
+            new.min = Bound::Finite(make::max(tagged(m), l));
         }
         Some((v, new))
     }
@@ -1119,7 +1124,7 @@ impl Walker<'_, '_> {
     fn restrict(&mut self, v: Name, r: &Expr, op: BinOp) -> Option<(Name, Interval)> {
         let old = self.bounds.lookup(&v).cloned()?;
         let rb = self.bounds.bounds(r);
-        let one = ir::one(r.ty());
+        let one = constant::make_one(r.ty());
         let (upper, lower) = limits(op, &rb, &one)?;
         // A one-sided condition that leaves its side open restricts nothing.
         let open = match op {
@@ -1158,13 +1163,13 @@ enum Side {
 /// `None` for any other operator.
 fn limits(op: BinOp, rb: &Interval, one: &Expr) -> Option<(Option<Expr>, Option<Expr>)> {
     let upper = match op {
-        BinOp::Lt => rb.hi().map(|h| ir::sub(h.clone(), one.clone())),
+        BinOp::Lt => rb.hi().map(|h| make::sub(h.clone(), one.clone())),
         BinOp::Le | BinOp::Eq => rb.hi().cloned(),
         BinOp::Gt | BinOp::Ge => None,
         _ => return None,
     };
     let lower = match op {
-        BinOp::Gt => rb.lo().map(|l| ir::add(l.clone(), one.clone())),
+        BinOp::Gt => rb.lo().map(|l| make::add(l.clone(), one.clone())),
         BinOp::Ge | BinOp::Eq => rb.lo().cloned(),
         _ => None,
     };
@@ -1177,7 +1182,7 @@ fn simplify_widening(s: &mut Simplifier<'_, '_, '_>, i: &Interval) -> Interval {
     let end = |b: &Bound, inf: Bound, s: &mut Simplifier<'_, '_, '_>| match b {
         Bound::Finite(e) => {
             let y = s.simplify(e);
-            if ir::contains_overflow_marker(&y) { inf } else { Bound::Finite(y) }
+            if overflow::contains_overflow_marker(&y) { inf } else { Bound::Finite(y) }
         }
         other => other.clone(),
     };
@@ -1208,7 +1213,7 @@ fn is_pure(e: &Expr) -> bool {
         let own = match e.kind() {
             ExprKind::Call { name, call_type, value_index, .. } => {
                 matches!(
-                    crate::pure_math::effective_call_type(name, *call_type, *value_index),
+                    loopir_simplify::pure_math::effective_call_type(name, *call_type, *value_index),
                     CallType::PureExtern | CallType::PureIntrinsic | CallType::Halide | CallType::Image
                 )
             }

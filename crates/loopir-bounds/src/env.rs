@@ -1,4 +1,4 @@
-//! The bounds env (spec §2.3.2): what the bounds passes know beyond the Stmt, read from
+//! The bounds env (`docs/reference/bounds.md` §2.3.2): what the bounds passes know beyond the Stmt, read from
 //! JSON. Expressions are kept as `.stmt` text and parsed on demand.
 
 use std::collections::BTreeMap;

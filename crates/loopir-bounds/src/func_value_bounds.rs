@@ -1,4 +1,4 @@
-//! Func value bounds read from the text (spec §2.3.3, last row): the range of values
+//! Func value bounds read from the text (`docs/reference/bounds.md` §2.3.3, last row): the range of values
 //! each Func can produce, used when a Func's value indexes another Func.
 //!
 //! For a Func with exactly one stage (every Provide to it sits in loops of stage `s0`, or
@@ -37,19 +37,21 @@
 use std::cell::RefCell;
 
 use indexmap::IndexMap;
-use loopir::equality::with_stack;
-use loopir::mutate::{ExprMemo, Mutator, walk_expr};
+use loopir::mutate::{ExprMemo, Mutator};
+use loopir::stack::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
 
 use crate::bounds_of_expr::bounds_of_expr_in_scope;
-use crate::cse::cse;
-use crate::ctx::Ctx;
 use crate::env::BoundsEnv;
-use crate::interval::Interval;
-use crate::ir::{equal, mentions_var, substitute, var};
-use crate::scope::Scope;
-use crate::simplify::simplify_expr;
+use loopir::equality::equal;
+use loopir::free_vars::mentions_var;
+use loopir::substitute::substitute;
+use loopir_simplify::cse::cse;
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::Interval;
+use loopir_simplify::scope::Scope;
+use loopir_simplify::simplify::simplify_expr;
 
 /// One Provide with the names bound around it.
 struct Site {
@@ -399,7 +401,7 @@ impl Mutator for Unclamp<'_> {
         if let Some(r) = self.memo.lookup(e) {
             return r;
         }
-        let inner = walk_expr(self, e);
+        let inner = self.super_expr(e);
         let r = self.bare_call(&inner).unwrap_or(inner);
         self.memo.record(e, &r);
         r
@@ -413,7 +415,7 @@ fn constrained_parameter(name: &Name, value: &Expr) -> Option<Expr> {
     if param.is_empty() || !mentions_var(value, param) {
         return None;
     }
-    Some(var(value.ty(), loopir::name(param)))
+    Some(Expr::var(value.ty(), loopir::name(param)))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! What a single-Func walk sees of a statement: the reference's filter before
-//! `boxes_touched` for one Func (spec §1.7; `Filter` in Halide's Bounds.cpp).
+//! `boxes_touched` for one Func (`docs/reference/bounds.md` §1.7; `Filter` in Halide's Bounds.cpp).
 //!
 //! Before the reference computes the box one Func touches, provides or requires in a
 //! statement, it replaces by a no-op (`0`) every statement that is not relevant to the
@@ -16,8 +16,9 @@
 //! across its queries.
 
 use loopir::address_map::{AddressMap, AddressSet};
-use loopir::equality::with_stack;
-use loopir::mutate::{Mutator, walk_stmt};
+use loopir::mutate::Mutator;
+use loopir::stack::with_stack;
+use loopir::visit::Visitor;
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -113,7 +114,7 @@ impl loopir::visit::Visitor for Positions {
                 list.push(first);
             }
         }
-        loopir::visit::walk_stmt(self, s);
+        self.super_stmt(s);
         if self.span.insert(s.as_ptr(), (first, self.next - 1)).is_some() {
             self.shared = true;
         }
@@ -180,7 +181,7 @@ fn own_names(s: &Stmt, funcs: &FxHashSet<Name>) -> Vec<Name> {
     if let StmtKind::Provide { name, .. } = s.kind() {
         names.record(name);
     }
-    loopir::visit::walk_stmt(&mut names, s);
+    names.super_stmt(s);
     let mut out = names.out;
     out.sort_unstable();
     out.dedup();
@@ -237,7 +238,7 @@ impl Mutator for Prune<'_, '_> {
         if !self.keeps(s) {
             return Stmt::evaluate(Expr::i32(0));
         }
-        let StmtKind::LetStmt { .. } = s.kind() else { return walk_stmt(self, s) };
+        let StmtKind::LetStmt { .. } = s.kind() else { return self.super_stmt(s) };
         // A kept chain keeps every binding: only its final body can change, and the
         // chain is rebuilt only if it does (a chain of 10^5 lets around a relevant body
         // is not walked binding by binding).
@@ -344,7 +345,7 @@ mod tests {
                 3 => Expr::call_func(Type::INT32, "f", vec![self.expr(depth - 1)], 0),
                 4 => Expr::call_func(Type::INT32, "g", vec![self.expr(depth - 1)], 0),
                 5 => Expr::call(Type::INT32, "h", vec![self.expr(depth - 1)], loopir::CallType::Extern),
-                _ => crate::ir::add(self.expr(depth - 1), self.expr(depth - 1)),
+                _ => loopir::make::add(self.expr(depth - 1), self.expr(depth - 1)),
             }
         }
 
@@ -369,11 +370,17 @@ mod tests {
                 3 => {
                     let (min, max) = (self.int(1), self.int(1));
                     let body = self.stmt(depth - 1);
-                    Stmt::for_loop("x", min, max, loopir::ForType::Serial, loopir::DeviceApi::None, body)
-                        .unwrap_or_else(|e| panic!("{e}"))
+                    Stmt::for_loop(
+                        "x",
+                        loopir::MinMax { min, max },
+                        loopir::ForType::Serial,
+                        loopir::DeviceApi::None,
+                        body,
+                    )
+                    .unwrap_or_else(|e| panic!("{e}"))
                 }
                 4 => {
-                    let cond = crate::ir::lt(self.int(1), Expr::i32(3));
+                    let cond = loopir::make::lt(self.int(1), Expr::i32(3));
                     let then = self.stmt(depth - 1);
                     let other = if self.pick(2) == 0 { None } else { Some(self.stmt(depth - 1)) };
                     Stmt::if_then_else(cond, then, other).unwrap_or_else(|e| panic!("{e}"))
@@ -438,9 +445,14 @@ mod tests {
             StmtKind::For { name, min, max, for_type, device_api, body, .. } => {
                 let (b, body_kept) = plain_cut(body, func);
                 let kept = body_kept || mentions(min, func) || mentions(max, func);
-                let rebuilt =
-                    Stmt::for_loop(name.clone(), min.clone(), max.clone(), *for_type, *device_api, b)
-                        .unwrap_or_else(|e| panic!("{e}"));
+                let rebuilt = Stmt::for_loop(
+                    name.clone(),
+                    loopir::MinMax { min: min.clone(), max: max.clone() },
+                    *for_type,
+                    *device_api,
+                    b,
+                )
+                .unwrap_or_else(|e| panic!("{e}"));
                 (if kept { rebuilt } else { no_op() }, kept)
             }
             StmtKind::IfThenElse { condition, then_case, else_case } => {

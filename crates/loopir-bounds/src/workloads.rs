@@ -1,21 +1,22 @@
-//! Generators of the scaling workloads of spec §3.5 and §4.7, shared by the complexity
+//! Generators of the scaling workloads of `docs/reference/bounds.md` §3.5 and §4.7, shared by the complexity
 //! guards (tests) and the criterion benches. Each returns the IR and, where the workload
 //! needs one, the scope to analyse it in.
 
+use loopir::constant;
+use loopir::make;
 use std::collections::BTreeMap;
 
 use loopir::parse::parse_stmt_with_env;
-use loopir::{CallType, DeviceApi, Expr, ForType, Stmt, Type};
+use loopir::{DeviceApi, Expr, ForType, Intrinsic, MinMax, Stmt, Type};
 
 use crate::allocation_bounds::allocation_bounds_inference;
 use crate::compute_bounds::computation_bounds_inference;
-use crate::ctx::Ctx;
 use crate::env::{BoundsEnv, FreshNames, Func as EnvFunc, Output, Target, Update};
 use crate::error::BoundsError;
 use crate::func_value_bounds::func_value_bounds_from_text;
-use crate::interval::Interval;
-use crate::ir;
-use crate::scope::Scope;
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::Interval;
+use loopir_simplify::scope::Scope;
 
 fn x() -> Expr {
     Expr::var_i32("x")
@@ -35,7 +36,7 @@ fn chain(n: usize, first: Expr, step: impl Fn(&Expr) -> Expr) -> Expr {
     let mut body = vars.last().cloned().unwrap_or_else(x);
     for k in (0..n).rev() {
         let value = if k == 0 { first.clone() } else { step(&vars[k - 1]) };
-        body = ir::let_in(names[k].clone(), value, body);
+        body = make::let_in(names[k].clone(), value, body);
     }
     body
 }
@@ -43,14 +44,14 @@ fn chain(n: usize, first: Expr, step: impl Fn(&Expr) -> Expr) -> Expr {
 /// B1 `let_chain_expr`: `let t1 = x*2 + x in let t2 = max(t1, t1 + 3) - t1 in ... t_n`
 /// (every value uses the previous let three times).
 pub fn let_chain_expr(n: usize) -> Expr {
-    let first = ir::add(ir::mul(x(), Expr::i32(2)), x());
-    chain(n, first, |t| ir::sub(ir::max(t.clone(), ir::add(t.clone(), Expr::i32(3))), t.clone()))
+    let first = make::add(make::mul(x(), Expr::i32(2)), x());
+    chain(n, first, |t| make::sub(make::max(t.clone(), make::add(t.clone(), Expr::i32(3))), t.clone()))
 }
 
-/// The §4.7 let chain `t_k = (t_{k-1}*t_{k-1}) + t_{k-1}`.
+/// The `docs/reference/bounds.md` §4.7 let chain `t_k = (t_{k-1}*t_{k-1}) + t_{k-1}`.
 pub fn square_let_chain(n: usize) -> Expr {
-    let first = ir::add(ir::mul(x(), x()), x());
-    chain(n, first, |t| ir::add(ir::mul(t.clone(), t.clone()), t.clone()))
+    let first = make::add(make::mul(x(), x()), x());
+    chain(n, first, |t| make::add(make::mul(t.clone(), t.clone()), t.clone()))
 }
 
 /// G02 `nested_arithmetic_selects` (not the spec's B3, which selects between calls: see
@@ -61,9 +62,9 @@ pub fn nested_arithmetic_selects(n: usize) -> Expr {
     let mut e = s.clone();
     for i in 1..=n {
         let p = Expr::var(Type::BOOL, format!("p{i}").as_str());
-        e = ir::select(p, ir::add(e.clone(), s.clone()), ir::sub(e, Expr::i32(1)));
+        e = make::select(p, make::add(e.clone(), s.clone()), make::sub(e, Expr::i32(1)));
     }
-    ir::let_in(loopir::name("s"), ir::mul(x(), Expr::i32(3)), e)
+    make::let_in(loopir::name("s"), make::mul(x(), Expr::i32(3)), e)
 }
 
 /// B3 `nested_select`: `g(x) = select(p1, select(p2, ... f(x + n) ..., f(x - 2)), f(x + 1))`
@@ -82,27 +83,30 @@ pub fn nested_identical_select_calls(n: usize) -> Stmt {
 
 fn nested_calls(n: usize, identical: bool) -> Stmt {
     let f = |off: i64| {
-        let arg =
-            if off >= 0 { ir::add(x(), Expr::i32(off as i32)) } else { ir::sub(x(), Expr::i32(-off as i32)) };
+        let arg = if off >= 0 {
+            make::add(x(), Expr::i32(off as i32))
+        } else {
+            make::sub(x(), Expr::i32(-off as i32))
+        };
         Expr::call_func(Type::INT32, "f", vec![arg], 0)
     };
     let mut e = f(n as i64);
     for i in (1..=n).rev() {
         let p = Expr::var(Type::BOOL, format!("p{i}").as_str());
         let other = if identical { e.clone() } else { f(if i % 2 == 1 { i as i64 } else { -(i as i64) }) };
-        e = Expr::call(Type::INT32, "if_then_else", vec![p, e, other], loopir::CallType::PureIntrinsic);
+        e = Intrinsic::IfThenElse.call(Type::INT32, vec![p, e, other]);
     }
-    let provide = Stmt::provide("g", vec![e], vec![x()], ir::make_bool(true, 1));
+    let provide = Stmt::provide("g", vec![e], vec![x()], constant::make_bool(true, 1));
     let body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
     serial("x", Expr::i32(0), Expr::i32(99), body)
 }
 
 /// B5 `fibonacci_dag`: `e_i = e_{i-1} + e_{i-2}`, `e_0 = e_1 = uint32(x)`, no lets.
 pub fn fibonacci_dag(n: usize) -> Expr {
-    let base = ir::cast(Type::uint(32, 1), x());
+    let base = make::cast(Type::uint(32, 1), x());
     let (mut a, mut b) = (base.clone(), base);
     for _ in 2..=n {
-        let c = ir::add(b.clone(), a);
+        let c = make::add(b.clone(), a);
         a = b;
         b = c;
     }
@@ -113,10 +117,10 @@ pub fn fibonacci_dag(n: usize) -> Expr {
 pub fn many_calls(k: usize) -> Stmt {
     let mut sum = Expr::i32(0);
     for i in 0..k {
-        let call = Expr::call_func(Type::INT32, "f", vec![ir::add(x(), Expr::i32(i as i32))], 0);
-        sum = ir::add(sum, call);
+        let call = Expr::call_func(Type::INT32, "f", vec![make::add(x(), Expr::i32(i as i32))], 0);
+        sum = make::add(sum, call);
     }
-    let provide = Stmt::provide("g", vec![sum], vec![x()], ir::make_bool(true, 1));
+    let provide = Stmt::provide("g", vec![sum], vec![x()], constant::make_bool(true, 1));
     let body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
     serial("x", Expr::i32(0), Expr::i32(99), body)
 }
@@ -127,7 +131,7 @@ pub fn horner(n: usize) -> Expr {
     let p = Expr::var(f, "p");
     let mut e = p.clone();
     for i in 0..n {
-        e = ir::add(ir::mul(e, p.clone()), ir::make_float(f, (i + 1) as f64));
+        e = make::add(make::mul(e, p.clone()), constant::make_float(f, (i + 1) as f64));
     }
     e
 }
@@ -135,28 +139,28 @@ pub fn horner(n: usize) -> Expr {
 /// B11 `bitwise_chain`: `acc_k = (acc_{k-1} << 1) | (v_k & 1)` over uint16 in lets.
 pub fn bitwise_chain(n: usize) -> Expr {
     let u16t = Type::uint(16, 1);
-    let v = ir::cast(u16t, x());
+    let v = make::cast(u16t, x());
     let names: Vec<_> = (0..=n).map(|k| loopir::name(&format!("acc{k}"))).collect();
     let mut body = Expr::var(u16t, names[n].clone());
     for k in (1..=n).rev() {
         let prev = Expr::var(u16t, names[k - 1].clone());
-        let shifted = ir::intrinsic(u16t, "shift_left", vec![prev, ir::make_const(u16t, 1)]);
-        let bit = ir::intrinsic(u16t, "bitwise_and", vec![v.clone(), ir::make_const(u16t, 1)]);
-        let value = Expr::call(u16t, "bitwise_or", vec![shifted, bit], CallType::PureIntrinsic);
-        body = ir::let_in(names[k].clone(), value, body);
+        let shifted = Intrinsic::ShiftLeft.call(u16t, vec![prev, constant::make_const(u16t, 1)]);
+        let bit = Intrinsic::BitwiseAnd.call(u16t, vec![v.clone(), constant::make_const(u16t, 1)]);
+        let value = Intrinsic::BitwiseOr.call(u16t, vec![shifted, bit]);
+        body = make::let_in(names[k].clone(), value, body);
     }
-    ir::let_in(names[0].clone(), v, body)
+    make::let_in(names[0].clone(), v, body)
 }
 
 fn serial(name: &str, min: Expr, max: Expr, body: Stmt) -> Stmt {
-    Stmt::for_loop(name, min, max, ForType::Serial, DeviceApi::None, body.clone()).unwrap_or(body)
+    Stmt::for_loop(name, MinMax { min, max }, ForType::Serial, DeviceApi::None, body.clone()).unwrap_or(body)
 }
 
 /// B2b: [`let_chain_stmt`] with ten parameters `p0`..`p9` added to every value, so that
 /// each let's bounds mention at least ten variables and are named with fresh `t` names
-/// rather than substituted (spec §3.3 (a)).
+/// rather than substituted (`docs/reference/bounds.md` §3.3 (a)).
 pub fn let_chain_stmt_wide(n: usize) -> Stmt {
-    let params = (0..10).fold(Expr::i32(0), |acc, i| ir::add(acc, Expr::var_i32(format!("p{i}").as_str())));
+    let params = (0..10).fold(Expr::i32(0), |acc, i| make::add(acc, Expr::var_i32(format!("p{i}").as_str())));
     // Not `t<k>`: the analysis draws `t` names of its own here.
     let_chain_stmt_of(n, "l", Some(&params))
 }
@@ -173,18 +177,22 @@ fn let_chain_stmt_of(n: usize, prefix: &str, extra: Option<&Expr>) -> Stmt {
     let vars: Vec<Expr> = names.iter().map(|nm| Expr::var_i32(nm.clone())).collect();
     let last = vars.last().cloned().unwrap_or_else(x);
     let g = Expr::call_func(Type::INT32, "g", vec![last.clone()], 0);
-    let provide =
-        Stmt::provide("f", vec![g], vec![last.clone(), ir::add(last, Expr::i32(1))], ir::make_bool(true, 1));
+    let provide = Stmt::provide(
+        "f",
+        vec![g],
+        vec![last.clone(), make::add(last, Expr::i32(1))],
+        constant::make_bool(true, 1),
+    );
     let mut body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
     for k in (0..n).rev() {
         let step = if k == 0 {
-            ir::add(ir::mul(x(), Expr::i32(2)), x())
+            make::add(make::mul(x(), Expr::i32(2)), x())
         } else {
             let t = &vars[k - 1];
-            ir::sub(ir::max(t.clone(), ir::add(t.clone(), Expr::i32(3))), t.clone())
+            make::sub(make::max(t.clone(), make::add(t.clone(), Expr::i32(3))), t.clone())
         };
         let value = match extra {
-            Some(e) => ir::add(step, e.clone()),
+            Some(e) => make::add(step, e.clone()),
             None => step,
         };
         body = Stmt::let_stmt(names[k].clone(), value, body);
@@ -200,11 +208,16 @@ pub fn stencil_chain(n: usize) -> Stmt {
         let v = format!("f{i}.s0.x");
         let xv = Expr::var_i32(v.as_str());
         let prev = format!("f{}", i - 1);
-        let read =
-            |d: i32| Expr::call_func(Type::INT32, prev.as_str(), vec![ir::add(xv.clone(), Expr::i32(d))], 0);
-        let value = ir::add(read(-1), read(1));
-        let provide =
-            Stmt::provide(format!("f{i}").as_str(), vec![value], vec![xv.clone()], ir::make_bool(true, 1));
+        let read = |d: i32| {
+            Expr::call_func(Type::INT32, prev.as_str(), vec![make::add(xv.clone(), Expr::i32(d))], 0)
+        };
+        let value = make::add(read(-1), read(1));
+        let provide = Stmt::provide(
+            format!("f{i}").as_str(),
+            vec![value],
+            vec![xv.clone()],
+            constant::make_bool(true, 1),
+        );
         let body = provide.unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
         let lo = Expr::var_i32(format!("{v}.min").as_str());
         let hi = Expr::var_i32(format!("{v}.max").as_str());
@@ -223,14 +236,14 @@ pub fn if_dependents(n: usize, m: usize) -> Stmt {
     }
     let mut body = Stmt::block(reads);
     for j in 0..m {
-        let cond = ir::lt(x(), Expr::i32(900 - j as i32));
+        let cond = make::lt(x(), Expr::i32(900 - j as i32));
         body = Stmt::if_then_else(cond, body.clone(), None).unwrap_or(body);
     }
     for (k, nm) in names.iter().enumerate().rev() {
         let value = if k == 0 {
-            ir::add(x(), Expr::i32(1))
+            make::add(x(), Expr::i32(1))
         } else {
-            ir::add(Expr::var_i32(names[k - 1].clone()), Expr::i32(2))
+            make::add(Expr::var_i32(names[k - 1].clone()), Expr::i32(2))
         };
         body = Stmt::let_stmt(nm.clone(), value, body);
     }
@@ -347,7 +360,7 @@ fn produce_2d(f: &str, value: &dyn Fn(&str, &str) -> String) -> String {
 }
 
 /// The chain's stage `i` at `(x, y)`: `f0(x, y) = float32(x + y)`,
-/// `f_i(x, y) = f_{i-1}(x, y)*0.5 + f_{i-1}(x + 1, y)` (spec §3.5 `chain(n)`).
+/// `f_i(x, y) = f_{i-1}(x, y)*0.5 + f_{i-1}(x + 1, y)` (`docs/reference/bounds.md` §3.5 `chain(n)`).
 fn chain_value(i: usize, x: &str, y: &str) -> String {
     if i == 0 {
         format!("float32({x} + {y})")

@@ -1,13 +1,15 @@
-//! Complexity guards (spec §4.7): output sizes and work counters, never wall times, so
+//! Complexity guards (`docs/reference/bounds.md` §4.7): output sizes and work counters, never wall times, so
 //! they are stable on a shared machine. Each doubles N and checks that sizes at most
 //! (about) double, plus an absolute budget.
 
-use loopir_bounds::cse::print_cse;
-use loopir_bounds::ir::{dag_size, tree_size};
+use loopir::constant;
+use loopir::dag::{dag_size, tree_size};
+use loopir::make;
 use loopir_bounds::{
-    Bound, Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_provided, boxes_required,
-    workloads as w,
+    FuncValueBounds, bounds_of_expr_in_scope, boxes_provided, boxes_required, workloads as w,
 };
+use loopir_simplify::cse::print_cse;
+use loopir_simplify::{Bound, Ctx, Interval, Scope};
 
 /// DAG size of both ends and the CSE'd printed length of both ends.
 fn measure(ctx: &Ctx, i: &Interval) -> (usize, usize) {
@@ -111,10 +113,7 @@ fn g03_fibonacci_dag_is_exact_then_everything() {
 fn g04_horner_500_finishes_linearly() {
     let mut s = Scope::new();
     let f = loopir::Type::float(32, 1);
-    let _ = s.push(
-        "p",
-        Interval::new(loopir_bounds::ir::make_float(f, 0.5), loopir_bounds::ir::make_float(f, 2.0)),
-    );
+    let _ = s.push("p", Interval::new(constant::make_float(f, 0.5), constant::make_float(f, 2.0)));
     assert_linear("horner", expr_sizes(250, w::horner, &s), expr_sizes(500, w::horner, &s));
 }
 
@@ -124,7 +123,7 @@ fn bitwise_chain_const_bound_is_linear() {
     let run = |n: usize| {
         let ctx = Ctx::new();
         let i = bounds_of_expr_in_scope(&ctx, &w::bitwise_chain(n), &s, &FuncValueBounds::default(), true);
-        assert!(i.lo().is_some_and(loopir_bounds::ir::is_const) || !i.has_lower_bound());
+        assert!(i.lo().is_some_and(constant::is_const) || !i.has_lower_bound());
         (0, 0, ctx.stats().bounds_rule_applications)
     };
     assert_linear("bitwise chain", run(512), run(1024));
@@ -134,7 +133,7 @@ fn bitwise_chain_const_bound_is_linear() {
 fn g05_wide_scope_queries_never_iterate_the_scope() {
     let s = w::wide_scope(100_000);
     let ctx = Ctx::new();
-    let e = loopir_bounds::ir::add(loopir::Expr::var_i32("x"), loopir::Expr::i32(1));
+    let e = make::add(loopir::Expr::var_i32("x"), loopir::Expr::i32(1));
     let i = bounds_of_expr_in_scope(&ctx, &e, &s, &FuncValueBounds::default(), false);
     assert!(i.is_bounded());
     assert_eq!(s.iterations(), 0);
@@ -225,7 +224,7 @@ fn deep_inputs_do_not_overflow_the_stack() {
     let x = loopir::Expr::var_i32("x");
     let mut e = x.clone();
     for _ in 0..100_000 {
-        e = loopir_bounds::ir::add(e, loopir::Expr::i32(1));
+        e = make::add(e, loopir::Expr::i32(1));
     }
     let call = loopir::Expr::call_func(loopir::Type::INT32, "f", vec![e.clone()], 0);
     let s = loopir::Stmt::evaluate(call);
@@ -234,8 +233,8 @@ fn deep_inputs_do_not_overflow_the_stack() {
     let _ = scope.push("x", Interval::new(loopir::Expr::i32(0), loopir::Expr::i32(9)));
     let m = boxes_required(&ctx, &s, &scope, &FuncValueBounds::default()).unwrap_or_else(|e| panic!("{e}"));
     let i = &m["f"].bounds[0];
-    let simplified = loopir_bounds::simplify(&ctx, i.lo().unwrap_or(&x), &Scope::new());
-    assert_eq!(loopir_bounds::ir::pretty(&simplified), "100000");
+    let simplified = loopir_simplify::simplify(&ctx, i.lo().unwrap_or(&x), &Scope::new());
+    assert_eq!(loopir::print::expr_to_string_implicit(&simplified), "100000");
     let chain = w::let_chain_stmt(50_000);
     assert!(boxes_provided(&Ctx::new(), &chain, &Scope::new(), &FuncValueBounds::default()).is_ok());
 }
@@ -311,7 +310,7 @@ fn b4_inline_chain_is_linear_in_its_dag() {
 fn allocation_bounds_on_deep_nests_do_not_overflow_the_stack() {
     // A realize of f around 200,000 nested ifs, at the bottom of which f and g are
     // provided: the cut of the body for f and the walk both go 200,000 deep.
-    use loopir::{Expr, MemoryType, Range, Stmt, Type};
+    use loopir::{Expr, MemoryType, MinExtent, Stmt, Type};
     let provide = |f: &str, x: i32| {
         Stmt::provide(f, vec![Expr::i32(1)], vec![Expr::i32(x)], Expr::bool(true))
             .unwrap_or_else(|e| panic!("{e}"))
@@ -320,8 +319,10 @@ fn allocation_bounds_on_deep_nests_do_not_overflow_the_stack() {
     for _ in 0..200_000 {
         body = Stmt::if_then_else(Expr::var(Type::BOOL, "p"), body, None).unwrap_or_else(|e| panic!("{e}"));
     }
-    let bounds =
-        vec![Range { min: Expr::var_i32("f.x.min_realized"), extent: Expr::var_i32("f.x.extent_realized") }];
+    let bounds = vec![MinExtent {
+        min: Expr::var_i32("f.x.min_realized"),
+        extent: Expr::var_i32("f.x.extent_realized"),
+    }];
     let s = Stmt::realize("f", vec![Type::INT32], MemoryType::Auto, bounds, Expr::bool(true), body)
         .unwrap_or_else(|e| panic!("{e}"));
     let env = loopir_bounds::env::BoundsEnv::from_json(
@@ -344,7 +345,7 @@ fn allocation_bounds_on_deep_nests_do_not_overflow_the_stack() {
 /// text repeats them): Θ(n²) nodes, n distinct chains.
 fn division_chain_visits(n: usize) -> (u64, String) {
     use loopir::{BinOp, Expr};
-    use loopir_bounds::ir::binary;
+    use make::binary;
     let chain = |k: usize| {
         let mut e = binary(BinOp::Add, Expr::var_i32("w"), Expr::i32(1));
         e = binary(BinOp::Div, e, Expr::i32(2));
@@ -355,8 +356,8 @@ fn division_chain_visits(n: usize) -> (u64, String) {
     };
     let e = Expr::call_func(loopir::Type::INT32, "f", (1..=n).map(chain).collect(), 0);
     let ctx = Ctx::new();
-    let r = loopir_bounds::simplify_expr(&ctx, &e);
-    (ctx.stats().simplify_visits, loopir_bounds::ir::pretty(&r))
+    let r = loopir_simplify::simplify_expr(&ctx, &e);
+    (ctx.stats().simplify_visits, loopir::print::expr_to_string_implicit(&r))
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! Snapshot fixtures of spec §4 (`fixtures/bounds/`): expression scenarios from
+//! Snapshot fixtures of `docs/reference/bounds.md` §4 (`fixtures/bounds/`): expression scenarios from
 //! `exprs.txt` and statement scenarios from `boxes/*.stmt`. Each fixture says in its
 //! leading `#` lines what it pins and declares what the text cannot (Funcs, images, the
 //! scope); the snapshots live in `fixtures/bounds/snapshots/`.
@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use loopir::Type;
 use loopir::parse::{ParseEnv, parse_expr, parse_stmt_with_env};
 use loopir_bounds::{
-    Bound, Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, bounds_of_expr_simplified,
-    boxes_provided, boxes_required, boxes_touched, simplify,
+    FuncValueBounds, bounds_of_expr_in_scope, bounds_of_expr_simplified, boxes_provided, boxes_required,
+    boxes_touched,
 };
+use loopir_simplify::{Bound, Ctx, Interval, Scope, simplify};
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/bounds")

@@ -1,4 +1,4 @@
-//! Allocation bounds inference against the oracle corpus (spec §4.6 P15–P17): every case
+//! Allocation bounds inference against the oracle corpus (`docs/reference/bounds.md` §4.6 P15–P17): every case
 //! with `allocbounds.input.stmt` is run; the cases whose ends need only the linear
 //! simplifier rules (and the two ShiftInwards cases) must match the reference byte for
 //! byte; every other case must have the same statements and the same definitions in the

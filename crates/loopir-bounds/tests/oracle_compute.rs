@@ -1,4 +1,4 @@
-//! Computation bounds inference against the oracle corpus (spec §4.6 P01–P10, §2.3.12):
+//! Computation bounds inference against the oracle corpus (`docs/reference/bounds.md` §4.6 P01–P10, `docs/reference/bounds.md` §2.3.12):
 //! the worked cases must match the reference byte for byte; every case of the corpus is
 //! run and classified as exact (byte for byte), equivalent (the same `let` names in the
 //! same places, every value equal to the reference's: structurally, proved, or on random
@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use loopir::parse::{ParseEnv, parse_stmt_with_env};
-use loopir_bounds::Ctx;
+use loopir_simplify::Ctx;
 
 #[path = "support/cases.rs"]
 mod cases;
@@ -20,7 +20,7 @@ fn cases_dir() -> PathBuf {
     PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
 }
 
-/// Cases that must stay byte-exact: the worked cases of spec §2.3.9 and the corpus cases
+/// Cases that must stay byte-exact: the worked cases of `docs/reference/bounds.md` §2.3.9 and the corpus cases
 /// with updates, explicit bounds, output constraints, extern stages and fused loops.
 const EXACT: &[&str] = &[
     "two_stage_root.cpu",

@@ -10,11 +10,10 @@
 
 use loopir::build::{self, cast, const_of, select};
 use loopir::{BinOp, Expr, Type};
-use loopir_bounds::{
-    Bound, Ctx, FuncValueBounds, Interval, Scope, bounds_of_expr_in_scope, boxes_required, simplify_expr,
-};
+use loopir_bounds::{FuncValueBounds, bounds_of_expr_in_scope, boxes_required};
 use loopir_interp::eval::Evaluator;
 use loopir_interp::{Buffer, Dim, Elem, HostRuntime, Limits, Machine, compile};
+use loopir_simplify::{Bound, Ctx, Interval, Scope, simplify_expr};
 use proptest::prelude::*;
 
 const VARS: [&str; 3] = ["x", "y", "z"];

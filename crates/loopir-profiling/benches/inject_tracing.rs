@@ -6,7 +6,7 @@
 #![allow(missing_docs)]
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use loopir::{DeviceApi, Expr, ForType, MemoryType, Range, Stmt, Type};
+use loopir::{DeviceApi, Expr, ForType, MemoryType, MinExtent, MinMax, Stmt, Type};
 use loopir_profiling::tracing::{FuncTracing, OutputTracing, TargetTracing, TraceEnv, inject_tracing};
 
 fn var(name: &str) -> Expr {
@@ -15,7 +15,7 @@ fn var(name: &str) -> Expr {
 
 fn serial_loop(name: &str, body: Stmt) -> Stmt {
     let (min, max) = (var(&format!("{name}.min")), var(&format!("{name}.max")));
-    Stmt::for_loop(name, min, max, ForType::Serial, DeviceApi::None, body).expect("loop")
+    Stmt::for_loop(name, MinMax { min, max }, ForType::Serial, DeviceApi::None, body).expect("loop")
 }
 
 /// `realize g { produce g { g(x) = x*3 } consume g { produce f { f(x) = g(g(...g(x))) } } }`.
@@ -32,7 +32,7 @@ fn nested_loads(depth: usize) -> Stmt {
         Stmt::produce("g", serial_loop("g.s0.x", g_def)),
         Stmt::consume("g", Stmt::produce("f", serial_loop("f.s0.x", f_def))),
     ]);
-    let range = Range { min: var("g.x.min_realized"), extent: var("g.x.extent_realized") };
+    let range = MinExtent { min: var("g.x.min_realized"), extent: var("g.x.extent_realized") };
     Stmt::realize("g", vec![Type::INT32], MemoryType::Auto, vec![range], Expr::const_true(), body)
         .expect("realize g")
 }

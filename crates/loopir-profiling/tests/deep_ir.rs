@@ -19,8 +19,7 @@ fn long_sequences_and_deep_nests_are_instrumented() {
     for i in 0..5_000 {
         body = Stmt::for_loop(
             format!("x{i}"),
-            Expr::i32(0),
-            Expr::i32(3),
+            loopir::MinMax { min: Expr::i32(0), max: Expr::i32(3) },
             ForType::Serial,
             DeviceApi::None,
             body,

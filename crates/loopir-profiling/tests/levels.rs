@@ -15,7 +15,7 @@ mod wellformed;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use loopir::{Expr, ExprKind, Stmt, Visitor, visit::walk_expr};
+use loopir::{Expr, ExprKind, Stmt, Visitor};
 use loopir_profiling::{EntryKey, Feature, FuncEnv, ProfileOptions, Profiled, inject_profiling};
 
 /// Oracle cases covering heap and stack memory, parallel and nested parallel loops, async
@@ -113,7 +113,7 @@ fn callees(s: &Stmt) -> BTreeSet<String> {
             {
                 self.0.insert(name.to_string());
             }
-            walk_expr(self, e)
+            self.super_expr(e)
         }
     }
     let mut c = Calls(BTreeSet::new());

@@ -40,8 +40,14 @@ fn deep_loop_nest() {
     let mut s = store(Expr::var_i32("x"));
     for i in 0..5_000 {
         let kind = if i % 100 == 0 { ForType::Parallel } else { ForType::Serial };
-        s = Stmt::for_loop(format!("l{i}"), Expr::i32(0), Expr::i32(1), kind, DeviceApi::None, s)
-            .expect("loop");
+        s = Stmt::for_loop(
+            format!("l{i}"),
+            loopir::MinMax { min: Expr::i32(0), max: Expr::i32(1) },
+            kind,
+            DeviceApi::None,
+            s,
+        )
+        .expect("loop");
     }
     check(&s, false);
 }

@@ -6,7 +6,7 @@
 //! * `#!env <json>` — the [`TraceEnv`] (several lines are concatenated);
 //! * `#!box <name>: [min, max], [min, max], ...` — the touched box of a traced name, for its
 //!   `func_type_and_dim` tag (`[*, *]` for an unbounded dimension). The box component is
-//!   isolated this way (spec §8.4), so that these snapshots pin the pass and not the
+//!   isolated this way (`docs/reference/tracing.md` §8.4), so that these snapshots pin the pass and not the
 //!   simplifier of `loopir-bounds` (the oracle test covers the real analysis);
 //! * `#!options first_temp=N first_task=N` — name counters.
 //!

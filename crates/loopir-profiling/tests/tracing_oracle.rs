@@ -159,10 +159,10 @@ fn box_differences() {
 /// tell: equal, looser (a sound superset), tighter, or unknown.
 fn compare_ends(end: &str, a: &Option<loopir::Expr>, b: &Option<loopir::Expr>) -> &'static str {
     let (Some(a), Some(b)) = (a, b) else { return "boundedness differs" };
-    let ctx = loopir_bounds::Ctx::new();
-    let scope = loopir_bounds::Scope::new();
+    let ctx = loopir_simplify::Ctx::new();
+    let scope = loopir_simplify::Scope::new();
     let prove = |c: Result<loopir::Expr, loopir::IrError>| {
-        c.is_ok_and(|c| loopir_bounds::can_prove(&ctx, &c, &scope))
+        c.is_ok_and(|c| loopir_simplify::can_prove(&ctx, &c, &scope))
     };
     if prove(loopir::Expr::eq(a.clone(), b.clone())) {
         return "proved equal";

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use loopir::address_map::AddressSet;
 use loopir::expr::ExprNode;
-use loopir::visit::{Visitor, walk_expr};
-use loopir::{DeviceApi, Expr, ForType, MemoryType, Range, Stmt, Type};
+use loopir::visit::Visitor;
+use loopir::{DeviceApi, Expr, ForType, MemoryType, MinExtent, MinMax, Stmt, Type};
 use loopir_profiling::tracing::{
     FuncTracing, OutputTracing, TargetTracing, TraceEnv, check_trace_hierarchy, inject_tracing,
     next_free_temp_index,
@@ -41,7 +41,7 @@ fn distinct_expr_nodes(s: &Stmt) -> usize {
     impl Visitor for Count {
         fn visit_expr(&mut self, e: &Expr) {
             if self.0.insert(e.as_ptr()) {
-                walk_expr(self, e);
+                self.super_expr(e);
             }
         }
     }
@@ -64,7 +64,7 @@ fn var(name: &str) -> Expr {
 
 fn serial_loop(name: &str, body: Stmt) -> Stmt {
     let (min, max) = (var(&format!("{name}.min")), var(&format!("{name}.max")));
-    Stmt::for_loop(name, min, max, ForType::Serial, DeviceApi::None, body).expect("loop")
+    Stmt::for_loop(name, MinMax { min, max }, ForType::Serial, DeviceApi::None, body).expect("loop")
 }
 
 /// `realize g { produce g { g(x) = x*3 } consume g { produce f { f(x) = <value> } } }`.
@@ -77,7 +77,7 @@ fn pipeline(value: Expr) -> Stmt {
         Stmt::produce("g", serial_loop("g.s0.x", g_def)),
         Stmt::consume("g", Stmt::produce("f", serial_loop("f.s0.x", f_def))),
     ]);
-    let range = Range { min: var("g.x.min_realized"), extent: var("g.x.extent_realized") };
+    let range = MinExtent { min: var("g.x.min_realized"), extent: var("g.x.extent_realized") };
     Stmt::realize("g", vec![Type::INT32], MemoryType::Auto, vec![range], Expr::const_true(), body)
         .expect("realize g")
 }

@@ -18,8 +18,8 @@
 //!
 //! Conventions:
 //! - Loops take their first and **last** iteration, both inclusive (`min`, `max`), as the
-//!   reference's `For` node does since Halide commit f25bfc328d; realizations and
-//!   prefetches take one [`Range`] per dimension, a `min` and an **extent**.
+//!   reference's `For` node does since Halide commit f25bfc328d ([`MinMax`]); realizations
+//!   and prefetches take one [`MinExtent`] per dimension, a `min` and an **extent**.
 //! - Predicates default to all lanes and alignments to unknown; a Realize's condition is
 //!   `true` and its memory type `Auto`.
 //! - `&` and `|` on booleans are `&&` and `||` (Rust cannot overload those two); on
@@ -47,7 +47,7 @@ use std::ops;
 use crate::error::IrError;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, ModulusRemainder, Name};
 use crate::intrinsic::Intrinsic;
-use crate::stmt::{DeviceApi, ForType, MemoryType, Range, Stmt};
+use crate::stmt::{DeviceApi, ForType, MemoryType, MinExtent, MinMax, Stmt};
 use crate::types::{Type, TypeCode};
 
 /// One operand of a building function: an expression, or a Rust literal that takes the
@@ -659,7 +659,7 @@ pub fn loop_of(
     body: Stmt,
 ) -> Stmt {
     let (min, max) = (loop_bound("min", min.into()), loop_bound("max", max.into()));
-    or_panic(Stmt::for_loop(name, min, max, for_type, device_api, body))
+    or_panic(Stmt::for_loop(name, MinMax { min, max }, for_type, device_api, body))
 }
 
 /// A serial loop over `name` from `min` to `max`, both inclusive.
@@ -708,11 +708,11 @@ pub fn produce_consume(name: impl Into<Name>, producer: Stmt, consumer: Stmt) ->
 /// `types`, over one `[min, extent]` per dimension; memory type `Auto`, always realized.
 ///
 /// # Panics
-/// If a bound is not an int32.
-pub fn realize(name: impl Into<Name>, types: Vec<Type>, bounds: Vec<(Expr, Expr)>, body: Stmt) -> Stmt {
+/// If a bound is not an integer (other integer types are converted to int32).
+pub fn realize(name: impl Into<Name>, types: Vec<Type>, bounds: Vec<MinExtent>, body: Stmt) -> Stmt {
     let bounds = bounds
         .into_iter()
-        .map(|(min, extent)| Range {
+        .map(|MinExtent { min, extent }| MinExtent {
             min: loop_bound("min", min.into()),
             extent: loop_bound("extent", extent.into()),
         })
@@ -890,7 +890,7 @@ mod tests {
         let r = realize(
             "f",
             vec![ty("float32")],
-            vec![(var("f.min.0"), var("f.extent.0"))],
+            vec![MinExtent::new(var("f.min.0"), var("f.extent.0"))],
             provide("f", vec![float(1.0)], vec![x]),
         );
         assert_eq!(r.to_string(), "realize f([f.min.0, f.extent.0]) {\n  f(x) = 1.000000f\n}\n");

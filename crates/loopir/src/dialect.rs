@@ -40,7 +40,7 @@ use rustc_hash::FxHashSet;
 use crate::expr::{BinOp, Expr, ExprKind, ExprNode};
 use crate::stmt::Stmt;
 use crate::types::Type;
-use crate::visit::{Visitor, walk_expr};
+use crate::visit::Visitor;
 
 /// A dialect of `.stmt` text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -480,7 +480,7 @@ impl Visitor for ThreadIdFinder {
             self.found = Some(e.clone());
             return;
         }
-        walk_expr(self, e);
+        self.super_expr(e);
     }
 }
 

@@ -1,75 +1,135 @@
 //! Structural equality of expressions and statements.
 //!
 //! Shared subtrees compare equal by pointer at once, so comparing two versions of a program
-//! that share most of their nodes costs only the parts that differ.
+//! that share most of their nodes costs only the parts that differ. Expression equality
+//! memoises the pairs of nodes already found equal, so comparing two DAGs costs their
+//! sizes, not their tree sizes; inside an analysis that installed a [`crate::hash`] cache,
+//! differing expressions are told apart by their hashes without walking them.
 
-use crate::expr::{Expr, ExprKind};
-use crate::stmt::{Range, Stmt, StmtKind};
+use crate::address_map::AddressSet;
+use crate::expr::{Expr, ExprKind, ExprNode};
+use crate::hash::{hashes_differ, recorded_hashes};
+use crate::stack::with_stack;
+use crate::stmt::{MinExtent, Stmt, StmtKind};
 
-/// Stack headroom (bytes) below which recursive walks move to a fresh heap-allocated segment.
-pub const RED_ZONE: usize = 64 * 1024;
-/// Size of each extra stack segment.
-pub const STACK_SEGMENT: usize = 2 * 1024 * 1024;
-
-/// Runs `f` with at least [`RED_ZONE`] bytes of stack, growing it on the heap if needed.
-pub fn with_stack<R>(f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, f)
-}
-
-pub(crate) fn expr_eq(a: &Expr, b: &Expr) -> bool {
+/// Whether `a` and `b` are the same expression: the same types, kinds, names, constants
+/// and operands (what `==` on [`Expr`] asks).
+///
+/// ```
+/// let a = loopir::parse_expr("min(x + 1, y)").unwrap();
+/// let b = loopir::parse_expr("min(x + 1, y)").unwrap();
+/// assert!(loopir::equality::equal(&a, &b) && !a.same_as(&b));
+/// assert!(!loopir::equality::equal(&a, &loopir::parse_expr("min(x + 1, z)").unwrap()));
+/// ```
+pub fn equal(a: &Expr, b: &Expr) -> bool {
     if a.same_as(b) {
         return true;
     }
-    if a.ty() != b.ty() {
+    // Most comparisons are settled at the root (different kinds, operators, names or
+    // values; or two equal leaves), before any table is consulted.
+    if a.ty() != b.ty() || !shallow_eq(a.kind(), b.kind()) {
         return false;
     }
-    with_stack(|| kind_eq(a.kind(), b.kind()))
+    if a.is_leaf() {
+        return true;
+    }
+    // A recorded hash marks a tree that was too large to compare directly (or a part of
+    // one): with either side recorded, compare hashes (recording the other), which tells
+    // large different trees apart at once.
+    match recorded_hashes(a, b) {
+        (Some(ha), Some(hb)) if ha != hb => return false,
+        (Some(_), None) | (None, Some(_)) if hashes_differ(a, b) => return false,
+        (None, None) => {
+            // Most comparisons are of a few nodes, or differ near the root: compare those
+            // as trees directly (hashing them would walk and record every node of both).
+            if let Some(r) = small_eq(a, b, &mut 4) {
+                return r;
+            }
+            if hashes_differ(a, b) {
+                return false;
+            }
+        }
+        _ => {}
+    }
+    let mut done = AddressSet::default();
+    eq_rec(a, b, &mut done)
 }
 
-fn all_eq(a: &[Expr], b: &[Expr]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| expr_eq(x, y))
+/// [`eq_rec`] on trees of at most `budget` node pairs; `None` if they are larger.
+fn small_eq(a: &Expr, b: &Expr, budget: &mut usize) -> Option<bool> {
+    if a.same_as(b) {
+        return Some(true);
+    }
+    *budget = budget.checked_sub(1)?;
+    if a.ty() != b.ty() || !shallow_eq(a.kind(), b.kind()) {
+        return Some(false);
+    }
+    let (ca, cb) = (a.children(), b.children());
+    if ca.len() != cb.len() {
+        return Some(false);
+    }
+    for (x, y) in ca.iter().zip(cb.iter()) {
+        if !small_eq(x, y, budget)? {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
-fn kind_eq(a: &ExprKind, b: &ExprKind) -> bool {
+fn eq_rec(a: &Expr, b: &Expr, done: &mut AddressSet<(*const ExprNode, *const ExprNode)>) -> bool {
+    if a.same_as(b) || done.contains(&(a.as_ptr(), b.as_ptr())) {
+        return true;
+    }
+    if a.ty() != b.ty() || !shallow_eq(a.kind(), b.kind()) {
+        return false;
+    }
+    let (ca, cb) = (a.children(), b.children());
+    let same =
+        ca.len() == cb.len() && with_stack(|| ca.iter().zip(cb.iter()).all(|(x, y)| eq_rec(x, y, done)));
+    if same {
+        done.insert((a.as_ptr(), b.as_ptr()));
+    }
+    same
+}
+
+/// Whether two nodes agree on everything but their children (and their children agree in
+/// number).
+pub fn shallow_eq(a: &ExprKind, b: &ExprKind) -> bool {
     use ExprKind as K;
     match (a, b) {
         (K::IntImm(x), K::IntImm(y)) => x == y,
         (K::UIntImm(x), K::UIntImm(y)) => x == y,
         (K::FloatImm(x), K::FloatImm(y)) => x.to_bits() == y.to_bits(),
         (K::StringImm(x), K::StringImm(y)) => x == y,
-        (K::Cast(x), K::Cast(y)) | (K::Reinterpret(x), K::Reinterpret(y)) | (K::Not(x), K::Not(y)) => {
-            expr_eq(x, y)
-        }
         (K::Variable(x), K::Variable(y)) => x == y,
-        (K::Binary(o1, a1, b1), K::Binary(o2, a2, b2)) => o1 == o2 && expr_eq(a1, a2) && expr_eq(b1, b2),
-        (K::Select(c1, t1, f1), K::Select(c2, t2, f2)) => {
-            expr_eq(c1, c2) && expr_eq(t1, t2) && expr_eq(f1, f2)
-        }
+        (K::Cast(_), K::Cast(_)) | (K::Reinterpret(_), K::Reinterpret(_)) | (K::Not(_), K::Not(_)) => true,
+        (K::Select(_, _, _), K::Select(_, _, _)) => true,
+        (K::Binary(o1, _, _), K::Binary(o2, _, _)) => o1 == o2,
         (
-            K::Load { name: n1, index: i1, predicate: p1, alignment: a1 },
-            K::Load { name: n2, index: i2, predicate: p2, alignment: a2 },
-        ) => n1 == n2 && a1 == a2 && expr_eq(i1, i2) && expr_eq(p1, p2),
-        (K::Ramp { base: b1, stride: s1, lanes: l1 }, K::Ramp { base: b2, stride: s2, lanes: l2 }) => {
-            l1 == l2 && expr_eq(b1, b2) && expr_eq(s1, s2)
-        }
-        (K::Broadcast { value: v1, lanes: l1 }, K::Broadcast { value: v2, lanes: l2 }) => {
-            l1 == l2 && expr_eq(v1, v2)
-        }
+            K::Load { name: n1, index: _, predicate: _, alignment: a1 },
+            K::Load { name: n2, index: _, predicate: _, alignment: a2 },
+        ) => n1 == n2 && a1 == a2,
+        (K::Ramp { base: _, stride: _, lanes: l1 }, K::Ramp { base: _, stride: _, lanes: l2 }) => l1 == l2,
+        (K::Broadcast { value: _, lanes: l1 }, K::Broadcast { value: _, lanes: l2 }) => l1 == l2,
         (
-            K::Call { name: n1, args: a1, call_type: c1, value_index: v1 },
-            K::Call { name: n2, args: a2, call_type: c2, value_index: v2 },
-        ) => n1 == n2 && c1 == c2 && v1 == v2 && all_eq(a1, a2),
-        (K::Let { name: n1, value: v1, body: b1 }, K::Let { name: n2, value: v2, body: b2 }) => {
-            n1 == n2 && expr_eq(v1, v2) && expr_eq(b1, b2)
+            K::Call { name: n1, call_type: c1, value_index: v1, args: a1 },
+            K::Call { name: n2, call_type: c2, value_index: v2, args: a2 },
+        ) => n1 == n2 && c1 == c2 && v1 == v2 && a1.len() == a2.len(),
+        (K::Let { name: n1, value: _, body: _ }, K::Let { name: n2, value: _, body: _ }) => n1 == n2,
+        (K::Shuffle { indices: i1, vectors: v1 }, K::Shuffle { indices: i2, vectors: v2 }) => {
+            i1 == i2 && v1.len() == v2.len()
         }
-        (K::Shuffle { vectors: v1, indices: i1 }, K::Shuffle { vectors: v2, indices: i2 }) => {
-            i1 == i2 && all_eq(v1, v2)
-        }
-        (K::VectorReduce { op: o1, value: v1 }, K::VectorReduce { op: o2, value: v2 }) => {
-            o1 == o2 && expr_eq(v1, v2)
-        }
+        (K::VectorReduce { op: o1, value: _ }, K::VectorReduce { op: o2, value: _ }) => o1 == o2,
         _ => false,
     }
+}
+
+fn expr_eq(a: &Expr, b: &Expr) -> bool {
+    equal(a, b)
+}
+
+fn all_eq(a: &[Expr], b: &[Expr]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equal(x, y))
 }
 
 fn opt_eq(a: &Option<Expr>, b: &Option<Expr>) -> bool {
@@ -80,7 +140,7 @@ fn opt_eq(a: &Option<Expr>, b: &Option<Expr>) -> bool {
     }
 }
 
-fn ranges_eq(a: &[Range], b: &[Range]) -> bool {
+fn ranges_eq(a: &[MinExtent], b: &[MinExtent]) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|(x, y)| expr_eq(&x.min, &y.min) && expr_eq(&x.extent, &y.extent))
 }

@@ -622,7 +622,7 @@ impl Expr {
                 }
                 ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => e = v,
                 ExprKind::Ramp { base, stride, .. } => {
-                    return crate::equality::with_stack(|| base.is_constant() && stride.is_constant());
+                    return crate::stack::with_stack(|| base.is_constant() && stride.is_constant());
                 }
                 _ => return false,
             }
@@ -669,7 +669,8 @@ impl Expr {
         }
     }
 
-    /// Direct children, in printing order.
+    /// Direct children, in the walk order of [`crate::visit`] (a load's predicate before
+    /// its index; everything else left to right).
     pub fn children(&self) -> smallvec::SmallVec<[&Expr; 3]> {
         use smallvec::smallvec;
         match self.kind() {
@@ -681,7 +682,7 @@ impl Expr {
             ExprKind::Cast(a) | ExprKind::Reinterpret(a) | ExprKind::Not(a) => smallvec![a],
             ExprKind::Binary(_, a, b) => smallvec![a, b],
             ExprKind::Select(c, t, f) => smallvec![c, t, f],
-            ExprKind::Load { index, predicate, .. } => smallvec![index, predicate],
+            ExprKind::Load { index, predicate, .. } => smallvec![predicate, index],
             ExprKind::Ramp { base, stride, .. } => smallvec![base, stride],
             ExprKind::Broadcast { value, .. } => smallvec![value],
             ExprKind::Call { args, .. } => args.iter().collect(),
@@ -729,7 +730,7 @@ impl Expr {
 impl PartialEq for Expr {
     /// Structural equality (types, kinds, names, constants and operands).
     fn eq(&self, other: &Expr) -> bool {
-        crate::equality::expr_eq(self, other)
+        crate::equality::equal(self, other)
     }
 }
 

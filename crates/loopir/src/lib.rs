@@ -14,22 +14,31 @@
 //! ```
 
 pub mod address_map;
+pub mod binder;
 pub mod build;
+pub mod constant;
+pub mod dag;
 pub mod dialect;
 pub mod equality;
 pub mod error;
 pub mod expr;
+pub mod free_vars;
+pub mod hash;
 pub mod intrinsic;
+pub mod make;
 pub mod module;
 pub mod mutate;
 pub mod name_map;
 pub mod parse;
 pub mod print;
+pub mod stack;
 pub mod stmt;
+pub mod substitute;
 pub(crate) mod teardown;
 pub mod types;
 pub mod visit;
 
+pub use binder::Binder;
 pub use dialect::Dialect;
 pub use error::IrError;
 pub use expr::{
@@ -43,9 +52,16 @@ pub use parse::{
     parse_stmt_bytes, parse_stmt_with_env, parse_stmt_with_options,
 };
 pub use print::{PrintOptions, expr_to_string, stmt_to_string, stmt_to_string_with};
-pub use stmt::{DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind};
+pub use stmt::{
+    DeviceApi, ForType, MemoryType, MinExtent, MinMax, PartitionPolicy, PrefetchDirective, Stmt, StmtKind,
+};
 pub use types::{CType, Type, TypeCode};
 pub use visit::Visitor;
+
+/// The guide `docs/ir.md`: compiled here so that its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/ir.md")]
+pub struct IrGuide;
 
 #[cfg(test)]
 mod tests {

@@ -1,45 +1,62 @@
 //! Rewriting IR while sharing what did not change.
 //!
-//! Implement [`Mutator`], override the hooks you need, and call the `walk_*` functions to
-//! rebuild a node from its mutated children. A rebuilt node is returned only when some
-//! child changed (by pointer identity); otherwise the original handle comes back, so
-//! unchanged subtrees stay shared and `same_as` tells a caller nothing happened.
+//! Implement [`Mutator`] and override the hooks you need; from an override, call
+//! [`Mutator::super_expr`] or [`Mutator::super_stmt`] to rebuild the node from its
+//! rewritten children (rustc's convention: `mutate_*` is the hook, `super_*` the walk;
+//! never override a `super_*` method). A rebuilt node is returned only when some child
+//! changed (by pointer identity); otherwise the original handle comes back, so unchanged
+//! subtrees stay shared and `same_as` tells a caller nothing happened, as in Halide's
+//! `IRMutator`. [`Mutator::enter_scope`] and [`Mutator::leave_scope`] bracket the body of
+//! every node that binds a name, with the node's rewritten values (see
+//! [`crate::binder`]).
 //!
-//! A rewrite that can fail implements [`TryMutator`] instead and walks with the `try_walk_*`
-//! functions: the first error stops the walk and comes back to the caller. The walk itself
-//! is written once, for [`TryMutator`]; a [`Mutator`] runs it with an error type that has
-//! no values, which costs nothing.
+//! A rewrite that can fail implements [`TryMutator`] instead: the first error stops the
+//! walk and comes back to the caller, after every scope entered has been left. The walk
+//! itself is written once, for [`TryMutator`]; a [`Mutator`] runs it with an error type
+//! that has no values, which costs nothing. Children are rewritten in the order
+//! [`crate::visit`] documents, the reference's `IRMutator`'s.
 //!
 //! Nodes are rebuilt with the unchecked constructors: the walk only swaps children for
 //! the mutator's results, and checking is the business of the code that made them.
 
 use std::convert::Infallible;
 
-use crate::equality::with_stack;
-use crate::expr::{Expr, ExprKind, Name};
-use crate::stmt::{PrefetchDirective, Range, Stmt, StmtKind};
+use crate::binder::Binder;
+use crate::expr::{Expr, ExprKind};
+use crate::stack::with_stack;
+use crate::stmt::{MinExtent, Stmt, StmtKind};
 
 /// A rewrite of expressions and statements.
 pub trait Mutator {
     /// Rewrites an expression; the default rewrites its children.
     fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        walk_expr(self, e)
+        self.super_expr(e)
     }
     /// Rewrites a statement; the default rewrites its expressions and child statements.
     fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
-        walk_stmt(self, s)
+        self.super_stmt(s)
     }
-    /// Called by the default walk of a LetStmt chain with each binding's rewritten value,
-    /// before its body is rewritten.
-    fn enter_let_stmt(&mut self, _name: &Name, _value: &Expr) {}
-    /// Called by the default walk of a LetStmt chain after the binding's body.
-    fn leave_let_stmt(&mut self, _name: &Name) {}
+    /// Called before the body of a node that binds a name, with the node's rewritten
+    /// values (see [`crate::binder`]).
+    fn enter_scope(&mut self, _binder: &Binder<'_>) {}
+    /// Called after the body of a node that binds a name.
+    fn leave_scope(&mut self, _binder: &Binder<'_>) {}
+    /// Rebuilds `e` from its rewritten children, or returns it if none changed. Call it
+    /// from `mutate_expr`; do not override it.
+    fn super_expr(&mut self, e: &Expr) -> Expr {
+        infallible(try_walk_expr(&mut Infallibly(self), e))
+    }
+    /// Rebuilds `s` from its rewritten parts, or returns it if none changed. Call it from
+    /// `mutate_stmt`; do not override it.
+    fn super_stmt(&mut self, s: &Stmt) -> Stmt {
+        infallible(try_walk_stmt(&mut Infallibly(self), s))
+    }
 }
 
 /// A rewrite of expressions and statements that can fail: the first error ends the walk.
 ///
 /// ```
-/// use loopir::mutate::{TryMutator, try_walk_expr};
+/// use loopir::mutate::TryMutator;
 /// use loopir::{Expr, ExprKind};
 ///
 /// /// Doubles every integer constant, refusing one that would overflow.
@@ -52,7 +69,7 @@ pub trait Mutator {
 ///                 let doubled = v.checked_mul(2).and_then(|d| i32::try_from(d).ok());
 ///                 doubled.map(Expr::i32).ok_or_else(|| format!("{v} doubled overflows"))
 ///             }
-///             _ => try_walk_expr(self, e),
+///             _ => self.try_super_expr(e),
 ///         }
 ///     }
 /// }
@@ -69,20 +86,28 @@ pub trait TryMutator {
     type Error;
     /// Rewrites an expression; the default rewrites its children.
     fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, Self::Error> {
-        try_walk_expr(self, e)
+        self.try_super_expr(e)
     }
     /// Rewrites a statement; the default rewrites its expressions and child statements.
     fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, Self::Error> {
-        try_walk_stmt(self, s)
+        self.try_super_stmt(s)
     }
-    /// Called by the default walk of a LetStmt chain with each binding's rewritten value,
-    /// before its body is rewritten.
-    fn try_enter_let_stmt(&mut self, _name: &Name, _value: &Expr) -> Result<(), Self::Error> {
+    /// Called before the body of a node that binds a name, with the node's rewritten
+    /// values; an error ends the walk (the scope is not left, as it was not entered).
+    fn try_enter_scope(&mut self, _binder: &Binder<'_>) -> Result<(), Self::Error> {
         Ok(())
     }
-    /// Called by the default walk of a LetStmt chain after the binding's body (also when
-    /// the body failed, so that state pushed on entry is popped).
-    fn try_leave_let_stmt(&mut self, _name: &Name) {}
+    /// Called after the body of a node that binds a name, also when the body failed, so
+    /// that state pushed on entry is popped.
+    fn try_leave_scope(&mut self, _binder: &Binder<'_>) {}
+    /// As [`Mutator::super_expr`], stopping at the first error.
+    fn try_super_expr(&mut self, e: &Expr) -> Result<Expr, Self::Error> {
+        try_walk_expr(self, e)
+    }
+    /// As [`Mutator::super_stmt`], stopping at the first error.
+    fn try_super_stmt(&mut self, s: &Stmt) -> Result<Stmt, Self::Error> {
+        try_walk_stmt(self, s)
+    }
 }
 
 /// A [`Mutator`] seen as a [`TryMutator`] that never fails: how the infallible walks run
@@ -97,12 +122,12 @@ impl<M: Mutator + ?Sized> TryMutator for Infallibly<'_, M> {
     fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, Infallible> {
         Ok(self.0.mutate_stmt(s))
     }
-    fn try_enter_let_stmt(&mut self, name: &Name, value: &Expr) -> Result<(), Infallible> {
-        self.0.enter_let_stmt(name, value);
+    fn try_enter_scope(&mut self, binder: &Binder<'_>) -> Result<(), Infallible> {
+        self.0.enter_scope(binder);
         Ok(())
     }
-    fn try_leave_let_stmt(&mut self, name: &Name) {
-        self.0.leave_let_stmt(name);
+    fn try_leave_scope(&mut self, binder: &Binder<'_>) {
+        self.0.leave_scope(binder);
     }
 }
 
@@ -111,6 +136,47 @@ fn infallible<T>(r: Result<T, Infallible>) -> T {
     match r {
         Ok(v) => v,
         Err(never) => match never {},
+    }
+}
+
+/// A closure over the children of one node, as a mutator: how
+/// [`Expr::try_map_children`] shares the walk.
+struct EachChild<F>(F);
+
+impl<E, F: FnMut(&Expr) -> Result<Expr, E>> TryMutator for EachChild<F> {
+    type Error = E;
+    fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, E> {
+        (self.0)(e)
+    }
+}
+
+impl Expr {
+    /// This node with each direct child replaced by `f(child)`, children taken in the
+    /// walk order; the same handle if every child comes back the same. The primitive every
+    /// rewrite of one node is made of (the mutator's walk is this, with the mutator as `f`).
+    ///
+    /// ```
+    /// use loopir::{Expr, ExprKind};
+    /// let e = loopir::parse_expr("min(x + 1, y)").unwrap();
+    /// let one = Expr::i32(1);
+    /// let bumped = e.map_children(|c| Expr::add(c.clone(), one.clone()).unwrap());
+    /// assert_eq!(bumped.to_string(), "min((x + 1) + 1, y + 1)");
+    /// assert!(e.map_children(|c| c.clone()).same_as(&e));
+    /// ```
+    pub fn map_children(&self, mut f: impl FnMut(&Expr) -> Expr) -> Expr {
+        infallible(self.try_map_children(|c| Ok(f(c))))
+    }
+
+    /// This node with its direct children replaced by `new`, given in the order of
+    /// [`Expr::children`] (a missing child is kept); the same handle if none changed.
+    pub fn with_children(&self, new: impl IntoIterator<Item = Expr>) -> Expr {
+        let mut new = new.into_iter();
+        self.map_children(|old| new.next().unwrap_or_else(|| old.clone()))
+    }
+
+    /// As [`Expr::map_children`], stopping at the first error.
+    pub fn try_map_children<E>(&self, f: impl FnMut(&Expr) -> Result<Expr, E>) -> Result<Expr, E> {
+        try_walk_expr(&mut EachChild(f), self)
     }
 }
 
@@ -124,7 +190,7 @@ fn infallible<T>(r: Result<T, Infallible>) -> T {
 /// another node while the table exists.
 ///
 /// ```
-/// use loopir::mutate::{ExprMemo, Mutator, walk_expr};
+/// use loopir::mutate::{ExprMemo, Mutator};
 /// use loopir::{Expr, ExprKind};
 ///
 /// /// Renames `x` to `y`, rewriting each shared node once.
@@ -136,7 +202,7 @@ fn infallible<T>(r: Result<T, Infallible>) -> T {
 ///         }
 ///         let r = match e.kind() {
 ///             ExprKind::Variable(v) if v.as_ref() == "x" => Expr::var_i32("y"),
-///             _ => walk_expr(self, e),
+///             _ => self.super_expr(e),
 ///         };
 ///         self.0.record(e, &r);
 ///         r
@@ -205,13 +271,36 @@ pub fn try_mutate_exprs<M: TryMutator + ?Sized>(
     Ok(out)
 }
 
-/// Rebuilds `e` from its rewritten children, or returns it if none changed.
-pub fn walk_expr<M: Mutator + ?Sized>(m: &mut M, e: &Expr) -> Expr {
-    infallible(try_walk_expr(&mut Infallibly(m), e))
+/// Rewrites each range of a list (its min, then its extent), stopping at the first
+/// error; `None` if none changed.
+pub fn try_mutate_ranges<M: TryMutator + ?Sized>(
+    m: &mut M,
+    rs: &[MinExtent],
+) -> Result<Option<Vec<MinExtent>>, M::Error> {
+    let mut any = false;
+    let mut out = Vec::with_capacity(rs.len());
+    for MinExtent { min, extent } in rs {
+        let (new_min, new_extent) = (m.try_mutate_expr(min)?, m.try_mutate_expr(extent)?);
+        any |= changed(min, &new_min) || changed(extent, &new_extent);
+        out.push(MinExtent { min: new_min, extent: new_extent });
+    }
+    Ok(any.then_some(out))
 }
 
-/// As [`walk_expr`], stopping at the first error.
-pub fn try_walk_expr<M: TryMutator + ?Sized>(m: &mut M, e: &Expr) -> Result<Expr, M::Error> {
+/// Runs `body` inside the scope of `binder`: enters, runs, and leaves even if the body
+/// failed.
+fn scoped<M: TryMutator + ?Sized, T>(
+    m: &mut M,
+    binder: &Binder<'_>,
+    body: impl FnOnce(&mut M) -> Result<T, M::Error>,
+) -> Result<T, M::Error> {
+    m.try_enter_scope(binder)?;
+    let result = body(m);
+    m.try_leave_scope(binder);
+    result
+}
+
+fn try_walk_expr<M: TryMutator + ?Sized>(m: &mut M, e: &Expr) -> Result<Expr, M::Error> {
     with_stack(|| walk_expr_inner(m, e))
 }
 
@@ -224,17 +313,17 @@ fn walk_expr_inner<M: TryMutator + ?Sized>(m: &mut M, e: &Expr) -> Result<Expr, 
         | ExprKind::FloatImm(_)
         | ExprKind::StringImm(_)
         | ExprKind::Variable(_) => e.clone(),
-        ExprKind::Cast(a) => {
-            let na = m.try_mutate_expr(a)?;
-            if changed(a, &na) { rebuild(ExprKind::Cast(na)) } else { e.clone() }
+        ExprKind::Cast(value) => {
+            let v = m.try_mutate_expr(value)?;
+            if changed(value, &v) { rebuild(ExprKind::Cast(v)) } else { e.clone() }
         }
-        ExprKind::Reinterpret(a) => {
-            let na = m.try_mutate_expr(a)?;
-            if changed(a, &na) { rebuild(ExprKind::Reinterpret(na)) } else { e.clone() }
+        ExprKind::Reinterpret(value) => {
+            let v = m.try_mutate_expr(value)?;
+            if changed(value, &v) { rebuild(ExprKind::Reinterpret(v)) } else { e.clone() }
         }
-        ExprKind::Not(a) => {
-            let na = m.try_mutate_expr(a)?;
-            if changed(a, &na) { rebuild(ExprKind::Not(na)) } else { e.clone() }
+        ExprKind::Not(value) => {
+            let v = m.try_mutate_expr(value)?;
+            if changed(value, &v) { rebuild(ExprKind::Not(v)) } else { e.clone() }
         }
         ExprKind::Binary(op, a, b) => {
             let (na, nb) = (m.try_mutate_expr(a)?, m.try_mutate_expr(b)?);
@@ -244,9 +333,9 @@ fn walk_expr_inner<M: TryMutator + ?Sized>(m: &mut M, e: &Expr) -> Result<Expr, 
                 e.clone()
             }
         }
-        ExprKind::Select(c, t, f) => {
-            let (nc, nt, nf) = (m.try_mutate_expr(c)?, m.try_mutate_expr(t)?, m.try_mutate_expr(f)?);
-            if changed(c, &nc) || changed(t, &nt) || changed(f, &nf) {
+        ExprKind::Select(condition, t, f) => {
+            let (nc, nt, nf) = (m.try_mutate_expr(condition)?, m.try_mutate_expr(t)?, m.try_mutate_expr(f)?);
+            if changed(condition, &nc) || changed(t, &nt) || changed(f, &nf) {
                 rebuild(ExprKind::Select(nc, nt, nf))
             } else {
                 e.clone()
@@ -274,68 +363,46 @@ fn walk_expr_inner<M: TryMutator + ?Sized>(m: &mut M, e: &Expr) -> Result<Expr, 
             }
         }
         ExprKind::Broadcast { value, lanes } => {
-            let nv = m.try_mutate_expr(value)?;
-            if changed(value, &nv) {
-                rebuild(ExprKind::Broadcast { value: nv, lanes: *lanes })
+            let v = m.try_mutate_expr(value)?;
+            if changed(value, &v) {
+                rebuild(ExprKind::Broadcast { value: v, lanes: *lanes })
             } else {
                 e.clone()
             }
         }
         ExprKind::Call { name, args, call_type, value_index } => match try_mutate_exprs(m, args)? {
-            Some(nargs) => rebuild(ExprKind::Call {
+            Some(new_args) => rebuild(ExprKind::Call {
                 name: name.clone(),
-                args: nargs,
+                args: new_args,
                 call_type: *call_type,
                 value_index: *value_index,
             }),
             None => e.clone(),
         },
         ExprKind::Let { name, value, body } => {
-            let (nv, nb) = (m.try_mutate_expr(value)?, m.try_mutate_expr(body)?);
-            if changed(value, &nv) || changed(body, &nb) {
-                Expr::from_node_unchecked(nb.ty(), ExprKind::Let { name: name.clone(), value: nv, body: nb })
+            let v = m.try_mutate_expr(value)?;
+            let b = scoped(m, &Binder::Let { name, value: &v }, |m| m.try_mutate_expr(body))?;
+            if changed(value, &v) || changed(body, &b) {
+                // The body decides the type: a rewrite may change it.
+                Expr::from_node_unchecked(b.ty(), ExprKind::Let { name: name.clone(), value: v, body: b })
             } else {
                 e.clone()
             }
         }
         ExprKind::Shuffle { vectors, indices } => match try_mutate_exprs(m, vectors)? {
-            Some(nv) => rebuild(ExprKind::Shuffle { vectors: nv, indices: indices.clone() }),
+            Some(new_vectors) => {
+                rebuild(ExprKind::Shuffle { vectors: new_vectors, indices: indices.clone() })
+            }
             None => e.clone(),
         },
         ExprKind::VectorReduce { op, value } => {
-            let nv = m.try_mutate_expr(value)?;
-            if changed(value, &nv) {
-                rebuild(ExprKind::VectorReduce { op: *op, value: nv })
-            } else {
-                e.clone()
-            }
+            let v = m.try_mutate_expr(value)?;
+            if changed(value, &v) { rebuild(ExprKind::VectorReduce { op: *op, value: v }) } else { e.clone() }
         }
     })
 }
 
-/// Rewrites each range of a list (its min, then its extent), stopping at the first
-/// error; `None` if none changed.
-pub fn try_mutate_ranges<M: TryMutator + ?Sized>(
-    m: &mut M,
-    rs: &[Range],
-) -> Result<Option<Vec<Range>>, M::Error> {
-    let mut any = false;
-    let mut out = Vec::with_capacity(rs.len());
-    for r in rs {
-        let (mi, ex) = (m.try_mutate_expr(&r.min)?, m.try_mutate_expr(&r.extent)?);
-        any |= changed(&r.min, &mi) || changed(&r.extent, &ex);
-        out.push(Range { min: mi, extent: ex });
-    }
-    Ok(any.then_some(out))
-}
-
-/// Rebuilds `s` from its rewritten parts, or returns it if none changed.
-pub fn walk_stmt<M: Mutator + ?Sized>(m: &mut M, s: &Stmt) -> Stmt {
-    infallible(try_walk_stmt(&mut Infallibly(m), s))
-}
-
-/// As [`walk_stmt`], stopping at the first error.
-pub fn try_walk_stmt<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, M::Error> {
+fn try_walk_stmt<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, M::Error> {
     with_stack(|| walk_stmt_inner(m, s))
 }
 
@@ -343,53 +410,7 @@ fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, 
     let same = |a: &Stmt, b: &Stmt| a.same_as(b);
     let mk = Stmt::from_kind_unchecked;
     Ok(match s.kind() {
-        StmtKind::LetStmt { .. } => {
-            // Walk the chain down, then rebuild it from the innermost binding up.
-            let mut links: Vec<(Stmt, Expr)> = Vec::new();
-            let mut cur = s.clone();
-            let mut failed = None;
-            while let StmtKind::LetStmt { name, value, body } = cur.kind() {
-                let entered =
-                    m.try_mutate_expr(value).and_then(|nv| m.try_enter_let_stmt(name, &nv).map(|()| nv));
-                match entered {
-                    Ok(nv) => links.push((cur.clone(), nv)),
-                    Err(e) => {
-                        failed = Some(e);
-                        break;
-                    }
-                }
-                let next = body.clone();
-                cur = next;
-            }
-            let body = match failed {
-                Some(e) => Err(e),
-                None => m.try_mutate_stmt(&cur),
-            };
-            let mut body = match body {
-                Ok(b) => b,
-                Err(e) => {
-                    // Leave what was entered, innermost first, before giving up.
-                    for (orig, _) in links.iter().rev() {
-                        if let StmtKind::LetStmt { name, .. } = orig.kind() {
-                            m.try_leave_let_stmt(name);
-                        }
-                    }
-                    return Err(e);
-                }
-            };
-            let mut body_same = same(&cur, &body);
-            while let Some((orig, nv)) = links.pop() {
-                let StmtKind::LetStmt { name, value, .. } = orig.kind() else { continue };
-                m.try_leave_let_stmt(name);
-                if body_same && !changed(value, &nv) {
-                    body = orig.clone();
-                } else {
-                    body = mk(StmtKind::LetStmt { name: name.clone(), value: nv, body });
-                    body_same = false;
-                }
-            }
-            body
-        }
+        StmtKind::LetStmt { name: _, value: _, body: _ } => walk_let_chain(m, s)?,
         StmtKind::AssertStmt { condition, message } => {
             let (c, msg) = (m.try_mutate_expr(condition)?, m.try_mutate_expr(message)?);
             if changed(condition, &c) || changed(message, &msg) {
@@ -407,15 +428,22 @@ fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, 
             }
         }
         StmtKind::For { name, min, max, for_type, device_api, partition_policy, body } => {
-            let (mi, ma) = (m.try_mutate_expr(min)?, m.try_mutate_expr(max)?);
-            let b = m.try_mutate_stmt(body)?;
-            if !changed(min, &mi) && !changed(max, &ma) && same(body, &b) {
+            let (new_min, new_max) = (m.try_mutate_expr(min)?, m.try_mutate_expr(max)?);
+            let binder = Binder::For {
+                name,
+                min: &new_min,
+                max: &new_max,
+                for_type: *for_type,
+                device_api: *device_api,
+            };
+            let b = scoped(m, &binder, |m| m.try_mutate_stmt(body))?;
+            if !changed(min, &new_min) && !changed(max, &new_max) && same(body, &b) {
                 s.clone()
             } else {
                 mk(StmtKind::For {
                     name: name.clone(),
-                    min: mi,
-                    max: ma,
+                    min: new_min,
+                    max: new_max,
                     for_type: *for_type,
                     device_api: *device_api,
                     partition_policy: *partition_policy,
@@ -439,16 +467,16 @@ fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, 
             }
         }
         StmtKind::Provide { name, values, args, predicate } => {
+            let new_args = try_mutate_exprs(m, args)?;
+            let new_values = try_mutate_exprs(m, values)?;
             let p = m.try_mutate_expr(predicate)?;
-            let nv = try_mutate_exprs(m, values)?;
-            let na = try_mutate_exprs(m, args)?;
-            if !changed(predicate, &p) && nv.is_none() && na.is_none() {
+            if new_args.is_none() && new_values.is_none() && !changed(predicate, &p) {
                 s.clone()
             } else {
                 mk(StmtKind::Provide {
                     name: name.clone(),
-                    values: nv.unwrap_or_else(|| values.clone()),
-                    args: na.unwrap_or_else(|| args.clone()),
+                    values: new_values.unwrap_or_else(|| values.clone()),
+                    args: new_args.unwrap_or_else(|| args.clone()),
                     predicate: p,
                 })
             }
@@ -464,61 +492,72 @@ fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, 
             padding,
             body,
         } => {
-            let ne = try_mutate_exprs(m, extents)?;
+            let new_extents = try_mutate_exprs(m, extents)?;
+            let binder = Binder::Allocate {
+                name,
+                ty: *ty,
+                memory_type: *memory_type,
+                extents: new_extents.as_deref().unwrap_or(extents),
+            };
+            let b = scoped(m, &binder, |m| m.try_mutate_stmt(body))?;
             let c = m.try_mutate_expr(condition)?;
-            let nn = new_expr.as_ref().map(|e| m.try_mutate_expr(e)).transpose()?;
-            let new_changed = match (new_expr, &nn) {
+            let custom = new_expr.as_ref().map(|e| m.try_mutate_expr(e)).transpose()?;
+            let custom_changed = match (new_expr, &custom) {
                 (Some(a), Some(b)) => changed(a, b),
                 _ => false,
             };
-            let b = m.try_mutate_stmt(body)?;
-            if ne.is_none() && !changed(condition, &c) && !new_changed && same(body, &b) {
+            if new_extents.is_none() && same(body, &b) && !changed(condition, &c) && !custom_changed {
                 s.clone()
             } else {
                 mk(StmtKind::Allocate {
                     name: name.clone(),
                     ty: *ty,
                     memory_type: *memory_type,
-                    extents: ne.unwrap_or_else(|| extents.clone()),
+                    extents: new_extents.unwrap_or_else(|| extents.clone()),
                     condition: c,
-                    new_expr: nn,
+                    new_expr: custom,
                     free_function: free_function.clone(),
                     padding: *padding,
                     body: b,
                 })
             }
         }
-        StmtKind::Free { .. } => s.clone(),
+        StmtKind::Free { name: _ } => s.clone(),
         StmtKind::Realize { name, types, memory_type, bounds, condition, body } => {
-            let nb = try_mutate_ranges(m, bounds)?;
+            let new_bounds = try_mutate_ranges(m, bounds)?;
+            let binder = Binder::Realize {
+                name,
+                types,
+                memory_type: *memory_type,
+                bounds: new_bounds.as_deref().unwrap_or(bounds),
+            };
+            let b = scoped(m, &binder, |m| m.try_mutate_stmt(body))?;
             let c = m.try_mutate_expr(condition)?;
-            let b = m.try_mutate_stmt(body)?;
-            if nb.is_none() && !changed(condition, &c) && same(body, &b) {
+            if new_bounds.is_none() && same(body, &b) && !changed(condition, &c) {
                 s.clone()
             } else {
                 mk(StmtKind::Realize {
                     name: name.clone(),
                     types: types.clone(),
                     memory_type: *memory_type,
-                    bounds: nb.unwrap_or_else(|| bounds.clone()),
+                    bounds: new_bounds.unwrap_or_else(|| bounds.clone()),
                     condition: c,
                     body: b,
                 })
             }
         }
         StmtKind::Prefetch { name, types, bounds, prefetch, condition, body } => {
-            let nb = try_mutate_ranges(m, bounds)?;
-            let off = m.try_mutate_expr(&prefetch.offset)?;
-            let c = m.try_mutate_expr(condition)?;
             let b = m.try_mutate_stmt(body)?;
-            if nb.is_none() && !changed(&prefetch.offset, &off) && !changed(condition, &c) && same(body, &b) {
+            let c = m.try_mutate_expr(condition)?;
+            let new_bounds = try_mutate_ranges(m, bounds)?;
+            if same(body, &b) && !changed(condition, &c) && new_bounds.is_none() {
                 s.clone()
             } else {
                 mk(StmtKind::Prefetch {
                     name: name.clone(),
                     types: types.clone(),
-                    bounds: nb.unwrap_or_else(|| bounds.clone()),
-                    prefetch: PrefetchDirective { offset: off, ..prefetch.clone() },
+                    bounds: new_bounds.unwrap_or_else(|| bounds.clone()),
+                    prefetch: prefetch.clone(),
                     condition: c,
                     body: b,
                 })
@@ -569,9 +608,9 @@ fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, 
                 mk(StmtKind::IfThenElse { condition: c, then_case: t, else_case: e })
             }
         }
-        StmtKind::Evaluate(v) => {
-            let nv = m.try_mutate_expr(v)?;
-            if changed(v, &nv) { mk(StmtKind::Evaluate(nv)) } else { s.clone() }
+        StmtKind::Evaluate(value) => {
+            let v = m.try_mutate_expr(value)?;
+            if changed(value, &v) { mk(StmtKind::Evaluate(v)) } else { s.clone() }
         }
         StmtKind::Atomic { producer_name, mutex_name, body } => {
             let b = m.try_mutate_stmt(body)?;
@@ -594,4 +633,56 @@ fn walk_stmt_inner<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, 
             }
         }
     })
+}
+
+/// A chain of directly nested LetStmts, walked in a loop so that its length costs no
+/// stack: every value rewritten and its scope entered outermost first, the innermost body
+/// rewritten, then the chain rebuilt innermost first, leaving each scope on the way.
+fn walk_let_chain<M: TryMutator + ?Sized>(m: &mut M, s: &Stmt) -> Result<Stmt, M::Error> {
+    // (the original link, its rewritten value)
+    let mut links: Vec<(&Stmt, Expr)> = Vec::new();
+    let mut cur = s;
+    let mut failed = None;
+    while let StmtKind::LetStmt { name, value, body } = cur.kind() {
+        let entered = m.try_mutate_expr(value).and_then(|v| {
+            m.try_enter_scope(&Binder::LetStmt { name, value: &v })?;
+            Ok(v)
+        });
+        match entered {
+            Ok(v) => links.push((cur, v)),
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        }
+        cur = body;
+    }
+    let body = match failed {
+        Some(e) => Err(e),
+        None => m.try_mutate_stmt(cur),
+    };
+    let mut body = match body {
+        Ok(b) => b,
+        Err(e) => {
+            // Leave what was entered, innermost first, before giving up.
+            for (link, v) in links.iter().rev() {
+                if let StmtKind::LetStmt { name, value: _, body: _ } = link.kind() {
+                    m.try_leave_scope(&Binder::LetStmt { name, value: v });
+                }
+            }
+            return Err(e);
+        }
+    };
+    let mut body_same = body.same_as(cur);
+    while let Some((link, v)) = links.pop() {
+        let StmtKind::LetStmt { name, value, body: _ } = link.kind() else { continue };
+        m.try_leave_scope(&Binder::LetStmt { name, value: &v });
+        if body_same && !changed(value, &v) {
+            body = link.clone();
+        } else {
+            body = Stmt::from_kind_unchecked(StmtKind::LetStmt { name: name.clone(), value: v, body });
+            body_same = false;
+        }
+    }
+    Ok(body)
 }

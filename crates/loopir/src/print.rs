@@ -15,10 +15,10 @@ use std::fmt::Write as _;
 use rustc_hash::FxHashMap;
 
 use crate::dialect::{self, Dialect, TRACE_HELPER, TRACE_HELPER_ARGS, TRACE_THREAD_ID_ARG};
-use crate::equality::with_stack;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, Name};
 use crate::intrinsic::Intrinsic;
-use crate::stmt::{Range, Stmt, StmtKind};
+use crate::stack::with_stack;
+use crate::stmt::{MinExtent, Stmt, StmtKind};
 use crate::types::{Type, TypeCode};
 
 /// Options of the printer.
@@ -56,6 +56,21 @@ pub fn stmt_to_string_with(s: &Stmt, options: PrintOptions) -> String {
 /// Prints an expression on its own (in the "wanted" paren mode, like Halide's stream operator).
 pub fn expr_to_string(e: &Expr) -> String {
     expr_to_string_with(e, PrintOptions::default())
+}
+
+/// Prints an expression as it reads at statement level (the value of a `let`, the
+/// condition of an `if`): Halide's text without the parentheses its stream operator puts
+/// around an infix operation, a `let` or a predicated load.
+///
+/// ```
+/// let e = loopir::parse_expr("(x + 1)*y").unwrap();
+/// assert_eq!(loopir::print::expr_to_string_implicit(&e), "(x + 1)*y");
+/// assert_eq!(e.to_string(), "((x + 1)*y)");
+/// ```
+pub fn expr_to_string_implicit(e: &Expr) -> String {
+    let mut p = Printer::new(PrintOptions::default());
+    p.expr(e, true);
+    p.out
 }
 
 /// Prints an expression with options.
@@ -487,7 +502,7 @@ impl Printer {
         self.out.push(')');
     }
 
-    fn bounds(&mut self, bounds: &[Range]) {
+    fn bounds(&mut self, bounds: &[MinExtent]) {
         for (i, r) in bounds.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");

@@ -202,13 +202,40 @@ pub enum PartitionPolicy {
     Always,
 }
 
-/// A `[min, extent]` pair of a Realize or Prefetch bound.
+/// One dimension of a region as its first point and its number of points: how Realize
+/// and Prefetch give their bounds (Halide's `Range`). The other convention, a first and a
+/// last value, is [`MinMax`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct Range {
+pub struct MinExtent {
     /// First point.
     pub min: Expr,
     /// Number of points.
     pub extent: Expr,
+}
+
+impl MinExtent {
+    /// The first point and the number of points.
+    pub fn new(min: Expr, extent: Expr) -> MinExtent {
+        MinExtent { min, extent }
+    }
+}
+
+/// A loop's iterations as its first and its last value, both included: how a
+/// [`StmtKind::For`] gives its bounds (the reference's `For` since Halide commit
+/// f25bfc328d; Halide 21.0.0 and earlier give a [`MinExtent`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MinMax {
+    /// First value.
+    pub min: Expr,
+    /// Last value (included).
+    pub max: Expr,
+}
+
+impl MinMax {
+    /// The first and last value.
+    pub fn new(min: Expr, max: Expr) -> MinMax {
+        MinMax { min, max }
+    }
 }
 
 /// What a Prefetch fetches and where (only the loop names are printed).
@@ -328,7 +355,7 @@ pub enum StmtKind {
         /// Where the storage lives.
         memory_type: MemoryType,
         /// Region, one `[min, extent]` per dimension.
-        bounds: Vec<Range>,
+        bounds: Vec<MinExtent>,
         /// Whether the realization happens.
         condition: Expr,
         /// Scope of the storage.
@@ -341,7 +368,7 @@ pub enum StmtKind {
         /// Value types (not printed).
         types: Vec<Type>,
         /// Region, one `[min, extent]` per dimension.
-        bounds: Vec<Range>,
+        bounds: Vec<MinExtent>,
         /// Where and how to prefetch.
         prefetch: PrefetchDirective,
         /// Whether to prefetch.
@@ -521,15 +548,15 @@ impl Stmt {
     pub fn consume(name: impl Into<Name>, body: Stmt) -> Stmt {
         Stmt::from_kind_unchecked(StmtKind::ProducerConsumer { name: name.into(), is_producer: false, body })
     }
-    /// A loop over `min ..= max`; bounds are int32.
+    /// A loop over `bounds.min ..= bounds.max`; the bounds are int32.
     pub fn for_loop(
         name: impl Into<Name>,
-        min: Expr,
-        max: Expr,
+        bounds: MinMax,
         for_type: ForType,
         device_api: DeviceApi,
         body: Stmt,
     ) -> Result<Stmt, IrError> {
+        let MinMax { min, max } = bounds;
         expect_int32_scalar("For", "min", &min)?;
         expect_int32_scalar("For", "max", &max)?;
         Ok(Stmt::from_kind_unchecked(StmtKind::For {
@@ -617,7 +644,7 @@ impl Stmt {
         name: impl Into<Name>,
         types: Vec<Type>,
         memory_type: MemoryType,
-        bounds: Vec<Range>,
+        bounds: Vec<MinExtent>,
         condition: Expr,
         body: Stmt,
     ) -> Result<Stmt, IrError> {

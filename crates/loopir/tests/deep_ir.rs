@@ -6,8 +6,7 @@
 
 use std::fmt::Write as _;
 
-use loopir::mutate::{TryMutator, try_walk_expr, walk_expr};
-use loopir::visit::{walk_expr as visit_walk_expr, walk_stmt as visit_walk_stmt};
+use loopir::mutate::TryMutator;
 use loopir::{Expr, ExprKind, Mutator, Stmt, StmtKind, Visitor, parse_stmt};
 
 /// Runs `f` on a thread with an 8 MiB stack and propagates its panic.
@@ -40,13 +39,13 @@ impl Mutator for Rename {
                 self.hits += 1;
                 Expr::var(e.ty(), self.to)
             }
-            _ => walk_expr(self, e),
+            _ => self.super_expr(e),
         }
     }
 }
 
 /// Counts nodes. The default walk of a LetStmt chain visits the chain's first LetStmt and
-/// its final body as statements and reports each binding through `enter_let_stmt`.
+/// its final body as statements and reports each binding through `enter_scope`.
 #[derive(Default)]
 struct Count {
     exprs: usize,
@@ -57,13 +56,13 @@ struct Count {
 impl Visitor for Count {
     fn visit_expr(&mut self, e: &Expr) {
         self.exprs += 1;
-        visit_walk_expr(self, e)
+        self.super_expr(e)
     }
     fn visit_stmt(&mut self, s: &Stmt) {
         self.stmts += 1;
-        visit_walk_stmt(self, s)
+        self.super_stmt(s)
     }
-    fn enter_let_stmt(&mut self, _name: &loopir::Name, _value: &Expr) {
+    fn enter_scope(&mut self, _binder: &loopir::Binder<'_>) {
         self.lets += 1;
     }
 }
@@ -303,7 +302,7 @@ impl Mutator for MemoRename {
         self.rewritten += 1;
         let r = match e.kind() {
             ExprKind::Variable(v) if v.as_ref() == "x" => Expr::var_i32("y"),
-            _ => walk_expr(self, e),
+            _ => self.super_expr(e),
         };
         self.memo.record(e, &r);
         r
@@ -344,15 +343,15 @@ impl TryMutator for Refuse {
     fn try_mutate_expr(&mut self, e: &Expr) -> Result<Expr, String> {
         match e.kind() {
             ExprKind::Variable(n) if n.as_ref() == self.name => Err(format!("{n} at depth {}", self.depth)),
-            _ => try_walk_expr(self, e),
+            _ => self.try_super_expr(e),
         }
     }
-    fn try_enter_let_stmt(&mut self, _name: &loopir::Name, _value: &Expr) -> Result<(), String> {
+    fn try_enter_scope(&mut self, _binder: &loopir::Binder<'_>) -> Result<(), String> {
         self.depth += 1;
         self.deepest = self.deepest.max(self.depth);
         Ok(())
     }
-    fn try_leave_let_stmt(&mut self, _name: &loopir::Name) {
+    fn try_leave_scope(&mut self, _binder: &loopir::Binder<'_>) {
         self.depth -= 1;
     }
 }

@@ -43,9 +43,9 @@
 mod common;
 
 use loopir::{
-    BinOp, CType, CallType, DeviceApi, Expr, ExprKind, ForType, Intrinsic, MemoryType, ModulusRemainder,
-    Mutator, Name, PrefetchDirective, PrintOptions, Range, Stmt, StmtKind, Type, VectorReduceOp, parse_stmt,
-    stmt_to_string_with,
+    BinOp, CType, CallType, DeviceApi, Expr, ExprKind, ForType, Intrinsic, MemoryType, MinExtent,
+    ModulusRemainder, Mutator, Name, PrefetchDirective, PrintOptions, Stmt, StmtKind, Type, VectorReduceOp,
+    parse_stmt, stmt_to_string_with,
 };
 use proptest::prelude::*;
 
@@ -510,7 +510,7 @@ impl Gen {
                 self.loops.push(name.clone());
                 let body = self.seq(d);
                 self.loops.pop();
-                Stmt::for_loop(name, min, max, ft, api, body).expect("int32 bounds")
+                Stmt::for_loop(name, loopir::MinMax { min, max }, ft, api, body).expect("int32 bounds")
             }
             7 if binder_ok => self.allocate(d, ed),
             8 => Stmt::free(if !self.buffers.is_empty() && self.pick(2) == 0 {
@@ -590,9 +590,9 @@ impl Gen {
         Stmt::block(stmts)
     }
 
-    fn bounds(&mut self, ed: usize) -> Vec<Range> {
+    fn bounds(&mut self, ed: usize) -> Vec<MinExtent> {
         (0..self.pick(3))
-            .map(|_| Range { min: self.expr(Type::INT32, ed), extent: self.expr(Type::INT32, ed) })
+            .map(|_| MinExtent { min: self.expr(Type::INT32, ed), extent: self.expr(Type::INT32, ed) })
             .collect()
     }
 
@@ -707,7 +707,7 @@ impl Mutator for DropValueIndex {
         if let ExprKind::Call { value_index, .. } = e.kind() {
             self.0 |= *value_index != 0;
         }
-        loopir::mutate::walk_expr(self, e)
+        self.super_expr(e)
     }
 }
 
@@ -850,7 +850,7 @@ fn the_generator_covers_every_statement_and_expression_kind() {
                 ExprKind::VectorReduce { .. } => "VectorReduce",
             };
             self.0.insert(name.to_owned());
-            loopir::visit::walk_expr(self, e)
+            self.super_expr(e)
         }
         fn visit_stmt(&mut self, s: &Stmt) {
             let name = match s.kind() {
@@ -873,10 +873,12 @@ fn the_generator_covers_every_statement_and_expression_kind() {
                 StmtKind::HoistedStorage { .. } => "HoistedStorage",
             };
             self.0.insert(name.to_owned());
-            loopir::visit::walk_stmt(self, s)
+            self.super_stmt(s)
         }
-        fn enter_let_stmt(&mut self, _: &Name, _: &Expr) {
-            self.0.insert("LetStmt".into());
+        fn enter_scope(&mut self, binder: &loopir::Binder<'_>) {
+            if let loopir::Binder::LetStmt { .. } = binder {
+                self.0.insert("LetStmt".into());
+            }
         }
     }
     let mut kinds = Kinds(BTreeSet::new());

@@ -1,5 +1,6 @@
 use super::*;
 use loopir::Type;
+use loopir::constant;
 use loopir::parse::{ParseEnv, parse_stmt_with_env};
 
 fn env() -> ParseEnv {
@@ -127,8 +128,7 @@ fn w13_w14_touched_and_shared_nodes() {
     let mk = |lo: i32, hi: i32| {
         Stmt::for_loop(
             "x",
-            Expr::i32(lo),
-            Expr::i32(hi),
+            loopir::MinMax { min: Expr::i32(lo), max: Expr::i32(hi) },
             loopir::ForType::Serial,
             loopir::DeviceApi::None,
             body.clone(),
@@ -182,13 +182,13 @@ fn w19_single_func_queries_agree() {
 #[test]
 fn w20_allocate_and_realize_expressions() {
     let call = |n: &str, v: i32| Expr::call_func(Type::INT32, n, vec![Expr::i32(v)], 0);
-    let t = ir::make_bool(true, 1);
+    let t = constant::make_bool(true, 1);
     let provide = Stmt::provide("g", vec![Expr::i32(0)], vec![Expr::i32(0)], t.clone())
         .unwrap_or_else(|e| panic!("{e}"));
     let alloc =
         Stmt::allocate("buf", Type::INT32, loopir::MemoryType::Auto, vec![call("h", 2)], t.clone(), provide)
             .unwrap_or_else(|e| panic!("{e}"));
-    let range = loopir::Range { min: Expr::i32(0), extent: call("f", 3) };
+    let range = loopir::MinExtent { min: Expr::i32(0), extent: call("f", 3) };
     let s = Stmt::realize("g", vec![Type::INT32], loopir::MemoryType::Auto, vec![range], t, alloc)
         .unwrap_or_else(|e| panic!("{e}"));
     let m = boxes_required(&Ctx::new(), &s, &Scope::new(), &FuncValueBounds::default())
@@ -212,7 +212,7 @@ fn o02_overflow_is_widened_or_purified() {
     let text = "for (x, 0, 1073741824) {\n f(x*4) = 0\n}\n";
     assert_eq!(provided(text), "f: {[0, pos_inf]}");
     let s = stmt(text);
-    let ctx = Ctx::with_options(crate::Options { compat_purify: true, ..Default::default() });
+    let ctx = Ctx::with_options(loopir_simplify::Options { compat_purify: true, ..Default::default() });
     let m =
         boxes_touched(&ctx, &s, &Scope::new(), &FuncValueBounds::default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(simplified(&m), "f: {[0, 0]}");
@@ -254,7 +254,8 @@ fn guard_between_two_varying_variables_tightens_both() {
 
 fn touched_compat(text: &str, first_t: u64) -> String {
     let s = stmt(text);
-    let ctx = Ctx::with_options(crate::ctx::Options { compat_conditions: true, ..Default::default() });
+    let ctx =
+        Ctx::with_options(loopir_simplify::ctx::Options { compat_conditions: true, ..Default::default() });
     ctx.seed_t(first_t);
     show(
         &boxes_provided(&ctx, &s, &Scope::new(), &FuncValueBounds::default())

@@ -1,12 +1,13 @@
-//! Extern stages (spec §2.1.8): the bounds-query protocol of an extern Func without a proxy
+//! Extern stages (`docs/reference/bounds.md` §2.1.8): the bounds-query protocol of an extern Func without a proxy
 //! expression, from its description in the bounds env.
 
 use loopir::parse::{parse_expr, parse_stmt};
+use loopir::substitute;
 use loopir::{Expr, Stmt, Type};
 
-use crate::ctx::Ctx;
 use crate::env::{BoundsEnv, parse_env_expr};
 use crate::error::BoundsError;
+use loopir_simplify::ctx::Ctx;
 
 use super::unsupported;
 
@@ -98,7 +99,7 @@ pub(super) fn proxy_of(env: &BoundsEnv, f: &str, args: &[String]) -> Result<Opti
     let proxy = env.parse_expr(text)?;
     let qualified: rustc_hash::FxHashMap<loopir::Name, Expr> =
         args.iter().map(|a| (loopir::name(a), Expr::var_i32(format!("{f}.s0.{a}").as_str()))).collect();
-    Ok(Some(crate::ir::substitute(&qualified, &proxy)))
+    Ok(Some(substitute::substitute(&qualified, &proxy)))
 }
 
 fn type_code(t: Type) -> Result<(u8, u8), BoundsError> {
@@ -131,7 +132,7 @@ fn query_buffer(ctx: &Ctx, shape: &[(String, String)], ty: Type) -> Result<Expr,
 }
 
 /// Wraps `body` in one query block of the extern stage `func.s<stage>` with pure arguments
-/// `args` (§2.1.8): the query-buffer lets (outputs outermost), the call and its check.
+/// `args` (`docs/reference/bounds.md` §2.1.8): the query-buffer lets (outputs outermost), the call and its check.
 pub(super) fn query_block(
     ctx: &Ctx,
     def: &ExternDef,

@@ -1,14 +1,14 @@
-//! Computation bounds inference, text-only (spec §2.1, §2.3).
+//! Computation bounds inference, text-only (`docs/reference/bounds.md` §2.1, §2.3).
 //!
 //! **Assumes** the IR as ScheduleFunctions leaves it (corpus stage 00–03): loop nests
 //! that refer to free `<f>.s<k>.<d>.min` / `.max` symbols, one `produce f` block per
-//! non-inlined Func, a realize node per non-output Func, and a bounds env (§2.3.2) that
+//! non-inlined Func, a realize node per non-output Func, and a bounds env (`docs/reference/bounds.md` §2.3.2) that
 //! supplies what the text cannot: realization order, RVar ranges, explicit bounds, output
 //! constraints, extern definitions and value types.
 //!
 //! **Guarantees**: defines every `<f>.s<k>.<d>.min` / `.max` symbol (and RVar, extern-query
 //! and explicit-bound symbols) at each loop level where Halide's BoundsInference would
-//! (§2.1.4), in Halide's order (§2.1.6). The stage list has one stage per definition
+//! (`docs/reference/bounds.md` §2.1.4), in Halide's order (`docs/reference/bounds.md` §2.1.6). The stage list has one stage per definition
 //! (`stages`: pure definition, then each update with its left-hand side, RDom predicates
 //! and RVars); each stage's required region is the merge of its consumers' boxes, computed
 //! once from each consumer's Provide in its stage-qualified variables, and, for outputs, the
@@ -17,11 +17,11 @@
 //! (`compute_with`, read from the text); a single stage's box is taken over the loop body
 //! cut down to the statements relevant to its Func, as the reference cuts it (so that the
 //! fresh names drawn are the reference's). Extern stages run the bounds-query protocol of
-//! §2.1.8 (`extern_stage`).
+//! `docs/reference/bounds.md` §2.1.8 (`extern_stage`).
 //!
 //! Specializations are read from the if/else tree inside a produce block: the default's
 //! (condition, expression) pairs first, then the specializations' from the last to the
-//! first, under simplified conditions, collapsing when all values are equal (§2.1.2). The
+//! first, under simplified conditions, collapsing when all values are equal (`docs/reference/bounds.md` §2.1.2). The
 //! branch of `specialize_fail` (an assertion) and the default take the values of the
 //! branch beside them. A Provide outside every loop of its Func takes its stage from text
 //! order within its produce block.
@@ -32,20 +32,23 @@
 //! with a proxy expression (`copy_to_host`, `copy_to_device`) is analysed through the
 //! proxy, as the reference does.
 
-use loopir::mutate::{TryMutator, try_walk_stmt};
-use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type};
+use loopir::dag;
+use loopir::equality;
+use loopir::free_vars;
+use loopir::make;
+use loopir::mutate::TryMutator;
+use loopir::{Binder, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::bounds_of_expr::bounds_of_expr_in_scope;
 use crate::boxes::{Region, merge_boxes};
 use crate::boxes_touched::box_provided_in;
-use crate::ctx::Ctx;
 use crate::env::{BoundsEnv, parse_env_expr};
 use crate::error::BoundsError;
-use crate::interval::{Bound, Interval};
-use crate::ir;
-use crate::scope::Scope;
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::{Bound, Interval};
+use loopir_simplify::scope::Scope;
 
 mod extern_stage;
 mod stages;
@@ -82,11 +85,11 @@ fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) ->
     let mut stages = build_stages(ctx, &facts, env)?;
     let has_extern_consumer = consumer_analysis(ctx, &mut stages, env, func_bounds)?;
 
-    let markers: Vec<Stmt> = ["add_image_checks_marker"]
+    let markers: Vec<Stmt> = [Intrinsic::AddImageChecksMarker]
         .into_iter()
-        .chain(env.target.profile.then_some("profiling_enable_instance_marker"))
-        .chain(["skip_stages_marker"])
-        .map(|m| Stmt::evaluate(Expr::call(Type::INT32, m, vec![], CallType::Intrinsic)))
+        .chain(env.target.profile.then_some(Intrinsic::ProfilingEnableInstanceMarker))
+        .chain([Intrinsic::SkipStagesMarker])
+        .map(|m| Stmt::evaluate(m.call(Type::INT32, vec![])))
         .collect();
     let body = Stmt::block(markers.into_iter().chain(std::iter::once(s.clone())).collect());
     let mut by_prefix: FxHashMap<String, usize> = FxHashMap::default();
@@ -135,7 +138,7 @@ struct Walk<'a> {
 /// Whether `e` mentions a bounds symbol (`….min`, `….max`, not `.loop_min`/`.loop_max`)
 /// or queries a buffer's bounds.
 fn depends_on_bounds(e: &Expr) -> bool {
-    ir::any_node(e, |n| match n.kind() {
+    dag::any_node(e, |n| match n.kind() {
         ExprKind::Variable(v) => v.ends_with(".min") || v.ends_with(".max"),
         ExprKind::Call { name, .. } => {
             matches!(name.as_ref(), "_halide_buffer_get_min" | "_halide_buffer_get_max")
@@ -171,7 +174,7 @@ fn stmt_mentions(s: &Stmt, name: &str) -> bool {
                 self.found = true;
                 return;
             }
-            loopir::visit::walk_expr(self, e);
+            self.super_expr(e);
         }
     }
     let mut f = Find { name, found: false };
@@ -343,7 +346,7 @@ impl Walk<'_> {
                         let (min_name, max_name) = (format!("{v}.min"), format!("{v}.max"));
                         let found = bounds_of_inner_var(self.ctx, &v, &new_body, self.func_bounds);
                         let (lo, hi) = match found {
-                            Some((lo, hi)) => (ir::max(lo, var(&min_name)), ir::min(hi, var(&max_name))),
+                            Some((lo, hi)) => (make::max(lo, var(&min_name)), make::min(hi, var(&max_name))),
                             None => {
                                 let guarded = format!("{v}.guarded");
                                 let val = if self.guarded_in_scope.contains_key(guarded.as_str()) {
@@ -366,7 +369,7 @@ impl Walk<'_> {
         Ok(new_body)
     }
 
-    /// Wraps `body` in the definitions of stage `s` at this level (§2.1.5).
+    /// Wraps `body` in the definitions of stage `s` at this level (`docs/reference/bounds.md` §2.1.5).
     fn define_bounds(
         &self,
         s: usize,
@@ -438,11 +441,11 @@ impl Walk<'_> {
                 };
                 let (outer_min, outer_max) =
                     (format!("{prefix}.{d}.outer_min"), format!("{prefix}.{d}.outer_max"));
-                let clamp = |e: &Expr| ir::max(ir::min(e.clone(), var(&outer_max)), var(&outer_min));
+                let clamp = |e: &Expr| make::max(make::min(e.clone(), var(&outer_max)), var(&outer_min));
                 let (lo, hi) = if clamp_to_outer { (clamp(lo), clamp(hi)) } else { (lo.clone(), hi.clone()) };
                 let max_name = format!("{prefix}.{d}.max");
                 let min_name = format!("{prefix}.{d}.min");
-                let single = if clamp_to_outer { ir::equal(&lo, &hi) } else { i.is_single_point() };
+                let single = if clamp_to_outer { equality::equal(&lo, &hi) } else { i.is_single_point() };
                 let min_value = if single { var(&max_name) } else { lo };
                 out = let_stmt(&min_name, min_value, out);
                 out = let_stmt(&max_name, hi, out);
@@ -458,7 +461,7 @@ impl Walk<'_> {
                 let (min, extent) = (parse_env_expr(&r.min)?, parse_env_expr(&r.extent)?);
                 let v = format!("{prefix}.{}", r.name);
                 out = let_stmt(&format!("{v}.min"), min.clone(), out);
-                out = let_stmt(&format!("{v}.max"), ir::sub(ir::add(extent, min), Expr::i32(1)), out);
+                out = let_stmt(&format!("{v}.max"), make::sub(make::add(extent, min), Expr::i32(1)), out);
             }
         }
         Ok(out)
@@ -466,7 +469,7 @@ impl Walk<'_> {
 }
 
 impl Walk<'_> {
-    /// The bounds query of an extern stage (§2.1.8), wrapping `body`.
+    /// The bounds query of an extern stage (`docs/reference/bounds.md` §2.1.8), wrapping `body`.
     fn extern_query(
         &self,
         stage: &Stage,
@@ -490,9 +493,9 @@ impl Walk<'_> {
                     extern_stage::buffer_get("min", &query, d)?,
                     extern_stage::buffer_get("max", &query, d)?,
                 );
-                let shift = ir::min(Expr::i32(0), ir::sub(outer_max, inner_max.clone()));
-                s = let_stmt(&format!("{func}.s0.{a}.max"), ir::add(inner_max, shift.clone()), s);
-                s = let_stmt(&format!("{func}.s0.{a}.min"), ir::add(inner_min, shift), s);
+                let shift = make::min(Expr::i32(0), make::sub(outer_max, inner_max.clone()));
+                s = let_stmt(&format!("{func}.s0.{a}.max"), make::add(inner_max, shift.clone()), s);
+                s = let_stmt(&format!("{func}.s0.{a}.min"), make::add(inner_min, shift), s);
             }
             s = extern_stage::query_block(self.ctx, def, func, stage.stage, &stage.args, s)?;
             s = let_stmt(&outer, extern_stage::buffer_get_var(&query)?, s);
@@ -537,7 +540,7 @@ impl Walk<'_> {
         group
     }
 
-    /// The explicit-bound lets of `stage` at loop `loop_name` (§2.1.5 step 4), each bound
+    /// The explicit-bound lets of `stage` at loop `loop_name` (`docs/reference/bounds.md` §2.1.5 step 4), each bound
     /// wrapping the previous.
     fn explicit_bounds(&self, stage: &Stage, loop_name: Option<&Name>, body: Stmt) -> Stmt {
         let prefix = stage.prefix();
@@ -553,7 +556,7 @@ impl Walk<'_> {
                 if applies {
                     let bmin = b.min.clone().unwrap_or_else(|| m.clone());
                     s = let_stmt(&min_var, bmin.clone(), s);
-                    s = let_stmt(&max_var, ir::sub(ir::add(bmin, extent.clone()), Expr::i32(1)), s);
+                    s = let_stmt(&max_var, make::sub(make::add(bmin, extent.clone()), Expr::i32(1)), s);
                 }
                 s = let_stmt(&format!("{min_var}_unbounded"), m.clone(), s);
                 s = let_stmt(&format!("{max_var}_unbounded"), big_m.clone(), s);
@@ -563,19 +566,19 @@ impl Walk<'_> {
                     Some(r) => {
                         let (lo, plus_one) =
                             crate::align::aligned_min_and_max_plus_one(&m, &big_m, modulus, r);
-                        (lo, ir::sub(plus_one, Expr::i32(1)))
+                        (lo, make::sub(plus_one, Expr::i32(1)))
                     }
                     None => {
                         let empty = Scope::new();
-                        let extent = ir::add(ir::sub(big_m.clone(), m.clone()), Expr::i32(1));
-                        let extent = crate::simplify::simplify(
+                        let extent = make::add(make::sub(big_m.clone(), m.clone()), Expr::i32(1));
+                        let extent = loopir_simplify::simplify::simplify(
                             self.ctx,
                             &crate::align::rounded_up(&extent, modulus),
                             &empty,
                         );
-                        let hi = crate::simplify::simplify(
+                        let hi = loopir_simplify::simplify::simplify(
                             self.ctx,
-                            &ir::sub(ir::add(m.clone(), extent), Expr::i32(1)),
+                            &make::sub(make::add(m.clone(), extent), Expr::i32(1)),
                             &empty,
                         );
                         (m.clone(), hi)
@@ -662,23 +665,23 @@ fn bounds_of_inner_var(ctx: &Ctx, var: &str, s: &Stmt, fb: &FuncValueBounds) -> 
     for f in frames {
         match f {
             Frame::Let(name, value) => {
-                if ir::mentions_var(&lo, &name) {
+                if free_vars::mentions_var(&lo, &name) {
                     lo = Expr::let_in(name.clone(), value.clone(), lo);
                 }
-                if ir::mentions_var(&hi, &name) {
+                if free_vars::mentions_var(&hi, &name) {
                     hi = Expr::let_in(name, value, hi);
                 }
             }
             Frame::Loop(name, min, max) => {
                 let mut scope = Scope::new();
                 let _ = scope.push(name.as_ref(), Interval::new(min, max));
-                if ir::mentions_var(&lo, &name) {
+                if free_vars::mentions_var(&lo, &name) {
                     match bounds_of_expr_in_scope(ctx, &lo, &scope, fb, false).min {
                         Bound::Finite(e) => lo = e,
                         _ => return None,
                     }
                 }
-                if ir::mentions_var(&hi, &name) {
+                if free_vars::mentions_var(&hi, &name) {
                     match bounds_of_expr_in_scope(ctx, &hi, &scope, fb, false).max {
                         Bound::Finite(e) => hi = e,
                         _ => return None,
@@ -706,7 +709,7 @@ impl TryMutator for Walk<'_> {
                 }
                 self.in_pipeline.push(name.clone());
                 *self.in_pipeline_count.entry(name.clone()).or_default() += 1;
-                let r = try_walk_stmt(self, s);
+                let r = self.try_super_stmt(s);
                 self.in_pipeline.pop();
                 if let Some(n) = self.in_pipeline_count.get_mut(name) {
                     *n -= 1;
@@ -716,19 +719,23 @@ impl TryMutator for Walk<'_> {
                 }
                 r?
             }
-            _ => try_walk_stmt(self, s)?,
+            _ => self.try_super_stmt(s)?,
         })
     }
 
     // Every binding of a LetStmt chain, not only its head: the walk takes a chain in one
     // loop, so a `.guarded` let further down is seen only here.
-    fn try_enter_let_stmt(&mut self, name: &Name, _value: &Expr) -> Result<(), BoundsError> {
-        self.enter_let(name);
+    fn try_enter_scope(&mut self, binder: &Binder<'_>) -> Result<(), BoundsError> {
+        if let Binder::LetStmt { name, value: _ } = binder {
+            self.enter_let(name);
+        }
         Ok(())
     }
 
-    fn try_leave_let_stmt(&mut self, name: &Name) {
-        self.leave_let(name);
+    fn try_leave_scope(&mut self, binder: &Binder<'_>) {
+        if let Binder::LetStmt { name, value: _ } = binder {
+            self.leave_let(name);
+        }
     }
 }
 
@@ -763,7 +770,7 @@ mod tests {
         // bounds are wide enough that walking it would draw two fresh names. The
         // reference cuts the loop out of g's production walk, so nothing is drawn for it.
         let p = |k: i32| Expr::var_i32(format!("p{k}").as_str());
-        let wide = (1..12).fold(Expr::var_i32("k"), |acc, k| ir::add(acc, p(k)));
+        let wide = (1..12).fold(Expr::var_i32("k"), |acc, k| make::add(acc, p(k)));
         let plain = pipeline("f(g.s0.x)");
         let junk = format!(
             "for (k, 0, 9) {{\n      let junk = {wide}\n      h(junk)\n     }}\n     g(g.s0.x) = f(g.s0.x)"
@@ -847,7 +854,7 @@ mod tests {
 
     #[test]
     fn align_bounds_forms() {
-        // With a remainder: the unsimplified rounding of §2.1.5 step 4.
+        // With a remainder: the unsimplified rounding of `docs/reference/bounds.md` §2.1.5 step 4.
         let env =
             env_with_f(r#"{"args": ["x"], "bounds": [{"var": "x", "modulus": "4", "remainder": "1"}]}"#);
         let out = run_with(&env, &pipeline("f(g.s0.x)")).unwrap_or_else(|e| panic!("{e}"));

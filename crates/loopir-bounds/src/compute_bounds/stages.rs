@@ -1,20 +1,23 @@
-//! The stage list read from the text (spec §2.3.3, §2.3.4) and the consumer analysis
-//! (§2.1.3).
+//! The stage list read from the text (`docs/reference/bounds.md` §2.3.3, §2.3.4) and the consumer analysis
+//! (`docs/reference/bounds.md` §2.1.3).
 
+use loopir::constant;
+use loopir::equality;
+use loopir::make;
+use loopir::substitute;
 use std::rc::Rc;
 
-use loopir::{CallType, Expr, ExprKind, Name, Stmt, StmtKind};
+use loopir::{CallType, Expr, ExprKind, Intrinsic, Name, Stmt, StmtKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::FuncValueBounds;
 use crate::boxes::{Region, merge_boxes};
 use crate::boxes_touched::boxes_required;
-use crate::ctx::Ctx;
 use crate::env::{BoundsEnv, ExplicitBound, ParsedBound, RVar, parse_env_expr};
 use crate::error::BoundsError;
-use crate::interval::Interval;
-use crate::ir;
-use crate::scope::Scope;
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::Interval;
+use loopir_simplify::scope::Scope;
 
 use super::extern_stage::{ExternArg, ExternDef, buffer_get};
 use super::unsupported;
@@ -31,9 +34,9 @@ pub(super) struct Stage {
     pub args: Vec<String>,
     /// Reduction variables of an update stage, in name order.
     pub rvars: Vec<RVar>,
-    /// The stage's (condition, expression) pairs whose call sites must be covered (§2.1.2).
+    /// The stage's (condition, expression) pairs whose call sites must be covered (`docs/reference/bounds.md` §2.1.2).
     pub exprs: Vec<(Expr, Expr)>,
-    /// Per dimension: the argument is the pure variable in every update (§2.1.5 step 2).
+    /// Per dimension: the argument is the pure variable in every update (`docs/reference/bounds.md` §2.1.5 step 2).
     pub always_pure: Vec<bool>,
     /// Boxes required of this stage, keyed by (consumer Func, consumer stage). A
     /// consumer's box is shared by all the stages of the producing Func (an update stage
@@ -73,10 +76,10 @@ struct ProvideFact {
     resolved: Vec<Option<Expr>>,
     values: Vec<Expr>,
     /// Enclosing else-less ifs inside the produce block whose condition is not `likely`,
-    /// outermost first (RDom predicates, §2.3.3).
+    /// outermost first (RDom predicates, `docs/reference/bounds.md` §2.3.3).
     conds: Vec<Expr>,
     /// Enclosing if/else branches inside the produce block, outermost first
-    /// (specializations, §2.3.3).
+    /// (specializations, `docs/reference/bounds.md` §2.3.3).
     spec: Vec<(Expr, bool)>,
 }
 
@@ -97,7 +100,7 @@ fn cond_vec(list: &Option<Rc<CondList>>) -> Vec<Expr> {
     out
 }
 
-/// What the text says about the Funcs (§2.3.3).
+/// What the text says about the Funcs (`docs/reference/bounds.md` §2.3.3).
 #[derive(Default)]
 pub(super) struct Facts {
     pub produced: FxHashSet<String>,
@@ -338,8 +341,7 @@ impl Facts {
                     push(body, &produce, &Some(name.clone()), &conds);
                 }
                 StmtKind::IfThenElse { condition, then_case, else_case } => {
-                    let is_likely =
-                        matches!(condition.kind(), ExprKind::Call { name, .. } if name.as_ref() == "likely");
+                    let is_likely = condition.is_intrinsic(Intrinsic::Likely);
                     // A memoized Func is computed under `if (<f>.cache_miss)`, which the
                     // memoization pass adds around the whole production: not part of the
                     // Func's definition, which is what the reference infers bounds from.
@@ -402,12 +404,12 @@ impl Facts {
 }
 
 /// `select(c, t, f)` with a pure condition becomes `if_then_else(c, t, f)`, so that the
-/// untaken side need not be covered (§2.1.2).
+/// untaken side need not be covered (`docs/reference/bounds.md` §2.1.2).
 fn selects_to_if_then_else(e: &Expr) -> Expr {
-    let inner = ir::rebuild_with(e, selects_to_if_then_else);
+    let inner = e.map_children(selects_to_if_then_else);
     match inner.kind() {
         ExprKind::Select(c, t, f) if t.ty().is_scalar() && is_pure(c) => {
-            Expr::call(t.ty(), "if_then_else", vec![c.clone(), t.clone(), f.clone()], CallType::PureIntrinsic)
+            Intrinsic::IfThenElse.call(t.ty(), vec![c.clone(), t.clone(), f.clone()])
         }
         _ => inner,
     }
@@ -416,7 +418,7 @@ fn selects_to_if_then_else(e: &Expr) -> Expr {
 fn is_pure(e: &Expr) -> bool {
     let own = match e.kind() {
         ExprKind::Call { name, call_type, value_index, .. } => !matches!(
-            crate::pure_math::effective_call_type(name, *call_type, *value_index),
+            loopir_simplify::pure_math::effective_call_type(name, *call_type, *value_index),
             CallType::Extern | CallType::ExternCPlusPlus | CallType::Intrinsic
         ),
         _ => true,
@@ -429,14 +431,14 @@ fn replace_exprs(e: &Expr, replacements: &[(Expr, Expr)]) -> Expr {
     if replacements.is_empty() {
         return e.clone();
     }
-    if let Some((_, r)) = replacements.iter().find(|(pat, _)| ir::equal(pat, e)) {
+    if let Some((_, r)) = replacements.iter().find(|(pat, _)| equality::equal(pat, e)) {
         return r.clone();
     }
-    ir::rebuild_with(e, |c| replace_exprs(c, replacements))
+    e.map_children(|c| replace_exprs(c, replacements))
 }
 
 /// The left-hand-side expressions (updates only) and the values of one definition, with
-/// its RDom predicates wrapped around each (first predicate innermost, §2.3.4).
+/// its RDom predicates wrapped around each (first predicate innermost, `docs/reference/bounds.md` §2.3.4).
 fn definition_exprs(
     f: &str,
     k: usize,
@@ -451,7 +453,7 @@ fn definition_exprs(
     if k == 0 {
         for (d, a) in p.args.iter().enumerate() {
             let pure = format!("{f}.s0.{}", args.get(d).map_or("", String::as_str));
-            if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !ir::is_const(a) {
+            if a.as_variable().is_none_or(|v| v.as_ref() != pure) && !constant::is_const(a) {
                 replacements.push((a.clone(), Expr::var_i32(pure.as_str())));
                 if let Some(Some(value)) = p.resolved.get(d) {
                     replacements.push((value.clone(), Expr::var_i32(pure.as_str())));
@@ -461,15 +463,15 @@ fn definition_exprs(
     }
     let wrap = |e: Expr| {
         predicates.iter().fold(e, |acc, pred| {
-            let likely = Expr::call(pred.ty(), "likely", vec![pred.clone()], CallType::PureIntrinsic);
-            Expr::call(acc.ty(), "if_then_else", vec![likely, acc], CallType::PureIntrinsic)
+            let likely = Intrinsic::Likely.call(pred.ty(), vec![pred.clone()]);
+            Intrinsic::IfThenElse.call(acc.ty(), vec![likely, acc])
         })
     };
     let lhs = if k > 0 { p.args.iter().cloned().map(wrap).collect() } else { Vec::new() };
     // The loop-nest builder inlined every let before substituting the split and then
     // CSE'd the result into `t<N>` lets; inlined again, the substituted expression shows.
     let unshare = |v: &Expr| {
-        if replacements.is_empty() { v.clone() } else { ir::inline_lets(v, is_loop_nest_temp) }
+        if replacements.is_empty() { v.clone() } else { substitute::inline_lets(v, is_loop_nest_temp) }
     };
     let values = p.values.iter().map(|v| wrap(replace_exprs(&unshare(v), &replacements))).collect();
     [lhs, values]
@@ -488,13 +490,13 @@ type CondValue = (Expr, Expr);
 /// and its left-hand-side and value expressions.
 type Piece<'a> = (&'a [(Expr, bool)], [Vec<Expr>; 2]);
 
-/// Combines the definitions of one stage's specialization tree (§2.1.2): `pieces` are the
+/// Combines the definitions of one stage's specialization tree (`docs/reference/bounds.md` §2.1.2): `pieces` are the
 /// definitions with their if/else paths; `if (c) A else B` is specialization `c` with
 /// definition `A`, `B` holding the later specializations and the default. The default's
 /// pairs come first, then the specializations' from the last to the first; conditions are
 /// simplified; a list whose values are all equal collapses to one pair with condition true.
 fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<CondValue>; 2], BoundsError> {
-    let t = || ir::make_bool(true, 1);
+    let t = || constant::make_bool(true, 1);
     let mut result: [Vec<CondValue>; 2] = [Vec::new(), Vec::new()];
     match pieces {
         [] => return Err(unsupported(format!("a specialization of {stage} that defines nothing"))),
@@ -511,7 +513,7 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
             "specializations of {stage} (a definition outside the if/else tree)"
         )));
     };
-    if pieces.iter().any(|(path, _)| path.first().is_none_or(|(d, _)| !ir::equal(c, d))) {
+    if pieces.iter().any(|(path, _)| path.first().is_none_or(|(d, _)| !equality::equal(c, d))) {
         return Err(unsupported(format!("specializations of {stage} (branches under different conditions)")));
     }
     let split = |then: bool| -> Vec<Piece<'_>> {
@@ -523,14 +525,14 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
     };
     let (then_pieces, else_pieces) = (split(true), split(false));
     let empty = Scope::new();
-    let simplify = |e: Expr| crate::simplify::simplify(ctx, &e, &empty);
+    let simplify = |e: Expr| loopir_simplify::simplify::simplify(ctx, &e, &empty);
     let mut rest = match (else_pieces.is_empty(), then_pieces.first()) {
         // An else branch that defines nothing is `specialize_fail`'s assertion: the last
         // specialization (condition true) and, under it, the default definition
         // (condition false). Neither prints its values, but a specialization only
         // reschedules its definition, so they are those of the branch beside it.
         (true, Some((_, exprs))) => {
-            let f = || ir::make_bool(false, 1);
+            let f = || constant::make_bool(false, 1);
             exprs.clone().map(|es| {
                 es.iter().map(|e| (f(), e.clone())).chain(es.iter().map(|e| (t(), e.clone()))).collect()
             })
@@ -540,14 +542,14 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
     let mut own = specialized(ctx, stage, &then_pieces)?;
     for i in 0..2 {
         for (cond, _) in rest[i].iter_mut() {
-            *cond = simplify(ir::and(ir::not(c.clone()), cond.clone()));
+            *cond = simplify(make::and(make::not(c.clone()), cond.clone()));
         }
         for (cond, _) in own[i].iter_mut() {
-            *cond = simplify(ir::and(c.clone(), cond.clone()));
+            *cond = simplify(make::and(c.clone(), cond.clone()));
         }
         result[i] = std::mem::take(&mut rest[i]);
         result[i].append(&mut own[i]);
-        if result[i].len() > 1 && result[i].iter().all(|(_, e)| ir::equal(e, &result[i][0].1)) {
+        if result[i].len() > 1 && result[i].iter().all(|(_, e)| equality::equal(e, &result[i][0].1)) {
             let e = result[i][0].1.clone();
             result[i] = vec![(t(), e)];
         }
@@ -593,7 +595,7 @@ fn provide_stages(f: &str, provides: &[ProvideFact], stage_count: usize) -> Resu
     Ok(out)
 }
 
-/// Builds the stage list in realization order (§2.3.3, §2.3.4).
+/// Builds the stage list in realization order (`docs/reference/bounds.md` §2.3.3, §2.3.4).
 pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>, BoundsError> {
     let mut stages = Vec::new();
     for f in &env.order {
@@ -625,12 +627,14 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
         if is_extern {
             // An extern stage: no Provide. With a proxy, the proxy is its one value (the
             // reference reads it instead of querying); without, its consumer boxes come
-            // from the query (§2.1.3).
+            // from the query (`docs/reference/bounds.md` §2.1.3).
             if !provides.is_empty() || last > 0 {
                 return Err(unsupported(format!("extern Func {f} with Provides or updates")));
             }
-            let exprs =
-                proxy.iter().map(|value| (ir::make_bool(true, 1), selects_to_if_then_else(value))).collect();
+            let exprs = proxy
+                .iter()
+                .map(|value| (constant::make_bool(true, 1), selects_to_if_then_else(value)))
+                .collect();
             stages.push(Stage {
                 func: loopir::name(f),
                 stage: 0,
@@ -670,10 +674,11 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             };
             // The same definition produced at several places (a Func with an update
             // scheduled inline is computed within each consumer) is one definition.
-            let same =
-                |a: &[Expr], b: &[Expr]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| ir::equal(x, y));
+            let same = |a: &[Expr], b: &[Expr]| {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equality::equal(x, y))
+            };
             let same_path = |a: &[(Expr, bool)], b: &[(Expr, bool)]| {
-                a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && ir::equal(x, y))
+                a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && equality::equal(x, y))
             };
             if slot.iter().any(|q| {
                 same(&q.args, &p.args)
@@ -752,7 +757,7 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
     Ok(stages)
 }
 
-/// The consumer analysis and the output boxes (§2.1.3).
+/// The consumer analysis and the output boxes (`docs/reference/bounds.md` §2.1.3).
 pub(super) fn consumer_analysis(
     ctx: &Ctx,
     stages: &mut [Stage],
@@ -842,7 +847,7 @@ pub(super) fn consumer_analysis(
             }
             // One shared copy of the callee's box, with the always-true condition dropped.
             let mut shared = b.clone();
-            if shared.used.as_ref().is_some_and(ir::is_const_true) {
+            if shared.used.as_ref().is_some_and(constant::is_const_true) {
                 shared.used = None;
             }
             let shared = Rc::new(shared);
@@ -868,7 +873,7 @@ pub(super) fn consumer_analysis(
                 Some(t) => parse_env_expr(t)?,
                 None => Expr::var_i32(format!("{}.extent.{d}", o.buffer).as_str()),
             };
-            bounds.push(Interval::new(min.clone(), ir::sub(ir::add(min, extent), Expr::i32(1))));
+            bounds.push(Interval::new(min.clone(), make::sub(make::add(min, extent), Expr::i32(1))));
         }
         for stage in stages.iter_mut().filter(|s| s.func.as_ref() == o.func) {
             stage.table.push(((loopir::name(&o.func), stage.stage), Rc::new(Region::new(bounds.clone()))));

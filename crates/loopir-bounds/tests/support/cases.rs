@@ -7,11 +7,12 @@
 use std::path::{Path, PathBuf};
 
 use loopir::parse::parse_stmt_with_env;
+use loopir_bounds::BoundsError;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::compute_bounds::computation_bounds_inference;
 use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::func_value_bounds::func_value_bounds_of_definitions;
-use loopir_bounds::{BoundsError, Ctx};
+use loopir_simplify::Ctx;
 
 use super::compare;
 

@@ -4,6 +4,7 @@
 //! random integer assignments of the free variables, each value evaluated in the context
 //! of the lets that enclose it).
 
+use loopir::equality;
 use std::collections::BTreeMap;
 
 use loopir::{BinOp, CallType, Expr, ExprKind, Stmt, StmtKind, Type};
@@ -320,7 +321,7 @@ impl Eval<'_> {
 const TRIALS: u64 = 24;
 
 /// Compares the definitions of `got` with those of `expected`.
-pub fn compare(ctx: &loopir_bounds::Ctx, got: &Stmt, expected: &Stmt) -> Verdict {
+pub fn compare(ctx: &loopir_simplify::Ctx, got: &Stmt, expected: &Stmt) -> Verdict {
     let (g, e) = (defs(got), defs(expected));
     let mut v = Verdict { defs: e.len(), ..Verdict::default() };
     // Placement: the same names at the same paths, in the same number.
@@ -369,15 +370,15 @@ pub fn compare(ctx: &loopir_bounds::Ctx, got: &Stmt, expected: &Stmt) -> Verdict
             index[&k][*n - 1]
         })
         .collect();
-    let empty = loopir_bounds::Scope::new();
+    let empty = loopir_simplify::Scope::new();
     let mut status = vec![0u8; g.len()]; // 1 structural, 2 proved, 3 sampled so far, 4 skipped, 5 differs
     for (gi, &ei) in pairing.iter().enumerate() {
-        if loopir_bounds::ir::equal(&g[gi].value, &e[ei].value) {
+        if equality::equal(&g[gi].value, &e[ei].value) {
             status[gi] = 1;
         } else if g[gi].value.ty().is_int()
-            && loopir_bounds::prove_equal(
-                &loopir_bounds::simplify(ctx, &g[gi].value, &empty),
-                &loopir_bounds::simplify(ctx, &e[ei].value, &empty),
+            && loopir_simplify::prove_equal(
+                &loopir_simplify::simplify(ctx, &g[gi].value, &empty),
+                &loopir_simplify::simplify(ctx, &e[ei].value, &empty),
             )
         {
             status[gi] = 2;

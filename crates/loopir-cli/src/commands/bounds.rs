@@ -8,10 +8,11 @@ use clap::Args;
 use loopir::stmt_to_string;
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::compute_bounds::computation_bounds_inference;
-use loopir_bounds::cse::print_bound;
 use loopir_bounds::env::BoundsEnv;
 use loopir_bounds::func_value_bounds::{func_value_bounds_from_text, func_value_bounds_of_definitions};
-use loopir_bounds::{Bound, BoxMap, Ctx, FuncValueBounds, Scope, boxes_touched};
+use loopir_bounds::{BoxMap, FuncValueBounds, boxes_touched};
+use loopir_simplify::cse::print_bound;
+use loopir_simplify::{Bound, Ctx, Scope};
 
 use super::{bounds_view, parse, read_env, read_input};
 use crate::error::{CliError, InFile};
@@ -26,9 +27,9 @@ pub struct BoundsArgs {
     /// explicit bounds. Read by `--infer` and `--infer-allocations` (which need it) only.
     #[arg(long)]
     env: Option<PathBuf>,
-    /// Run computation bounds inference (pipelines whose Funcs have one pure stage each;
-    /// others are refused with the construct that is not supported) and print the
-    /// statement.
+    /// Run computation bounds inference (updates, specializations, explicit bounds,
+    /// extern stages; a construct it does not support is refused with an error naming it)
+    /// and print the statement.
     #[arg(long, requires = "env", conflicts_with = "infer_allocations")]
     infer: bool,
     /// Run allocation bounds inference and print the statement.
@@ -117,7 +118,7 @@ pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
 }
 
 /// One line per Func or buffer, `name: [min, max], ...`, each finite end after CSE (as
-/// [`loopir_bounds::cse::print_boxes`], with the names and loads of flattened buffers
+/// [`loopir_simplify::cse::print_boxes`], with the names and loads of flattened buffers
 /// restored).
 fn print_regions(ctx: &Ctx, boxes: &BoxMap) -> String {
     let end = |b: &Bound| match b {

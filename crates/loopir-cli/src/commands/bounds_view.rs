@@ -19,8 +19,8 @@
 //!   function, and a Func's or image's coordinates are int32; the runtime's functions
 //!   take handles, strings or floats, or are known by their prefix.
 
-use loopir::equality::with_stack;
-use loopir::mutate::{ExprMemo, Mutator, walk_expr, walk_stmt};
+use loopir::mutate::{ExprMemo, Mutator};
+use loopir::stack::with_stack;
 use loopir::{CallType, Expr, ExprKind, ModulusRemainder, Name, Stmt, StmtKind, Type};
 use rustc_hash::FxHashMap;
 
@@ -100,7 +100,7 @@ impl Mutator for Rewrite {
             ExprKind::Load { .. } | ExprKind::Call { .. } => with_stack(|| self.access(e)),
             _ => None,
         };
-        let r = r.unwrap_or_else(|| walk_expr(self, e));
+        let r = r.unwrap_or_else(|| self.super_expr(e));
         self.memo.record(e, &r);
         r
     }
@@ -117,7 +117,7 @@ impl Mutator for Rewrite {
                 };
                 Stmt::from_kind_unchecked(provide)
             }
-            _ => walk_stmt(self, s),
+            _ => self.super_stmt(s),
         }
     }
 }
@@ -150,7 +150,7 @@ impl Mutator for Restore {
                 };
                 Expr::from_node_unchecked(e.ty(), kind)
             }
-            _ => walk_expr(self, e),
+            _ => self.super_expr(e),
         });
         self.memo.record(e, &r);
         r

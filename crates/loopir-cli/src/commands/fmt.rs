@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use loopir::dialect::Dialect;
-use loopir::visit::{Visitor, walk_stmt};
+use loopir::visit::Visitor;
 use loopir::{ParseEnv, ParseOptions, Parsed, PrintOptions, Stmt, StmtFile, StmtKind};
 
 use super::{Input, read_input};
@@ -111,7 +111,7 @@ fn has_loops(file: &StmtFile) -> bool {
                 self.0 = true;
                 return;
             }
-            walk_stmt(self, s);
+            self.super_stmt(s);
         }
         fn visit_expr(&mut self, _: &loopir::Expr) {}
     }

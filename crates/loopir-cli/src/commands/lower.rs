@@ -100,7 +100,7 @@ pub const PASSES: &[Pass] = &[
     },
     Pass {
         name: "bounds",
-        summary: "computation bounds inference: define each stage's min/max symbols (single pure stages)",
+        summary: "computation bounds inference: define each stage's min/max symbols",
         env: "bounds.env.json (required: realization order, outputs, Funcs' types; fresh-name counter)",
         run: run_computation_bounds,
     },
@@ -153,7 +153,7 @@ fn run_allocation_bounds(
     // definitions.
     let func_bounds = ctx.func_value_bounds.borrow().clone().unwrap_or_else(|| {
         std::rc::Rc::new(loopir_bounds::func_value_bounds::func_value_bounds_from_text(
-            &loopir_bounds::Ctx::new(),
+            &loopir_simplify::Ctx::new(),
             stmt,
         ))
     });
@@ -168,7 +168,7 @@ fn run_computation_bounds(
 ) -> Result<Stmt, CliError> {
     let f = required(env, "bounds", "BOUNDS_ENV.json")?;
     let env = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
-    let ctx = loopir_bounds::Ctx::new();
+    let ctx = loopir_simplify::Ctx::new();
     ctx.seed_t(env.fresh_names.t.unwrap_or(0));
     let func_bounds = loopir_bounds::func_value_bounds::func_value_bounds_from_text(&ctx, stmt);
     let out =

@@ -9,7 +9,7 @@
 //! read as `int16`), its bits are read as the other type, which is what the memory
 //! held. Two known types that disagree are an error.
 
-use loopir::equality::with_stack;
+use loopir::stack::with_stack;
 use loopir::{BinOp, Expr, ExprKind, Type};
 
 use super::{Compiler, NONE};

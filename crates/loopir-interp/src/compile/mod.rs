@@ -160,7 +160,7 @@ impl<'r> Compiler<'r> {
                 {
                     self.0.insert(name.clone(), values.len());
                 }
-                loopir::visit::walk_stmt(self, s);
+                self.super_stmt(s);
             }
             fn visit_expr(&mut self, _: &Expr) {}
         }
@@ -432,7 +432,7 @@ impl<'r> Compiler<'r> {
                         self.visit_expr(body);
                         self.bound.pop();
                     }
-                    _ => loopir::visit::walk_expr(self, e),
+                    _ => self.super_expr(e),
                 }
             }
         }
@@ -511,7 +511,7 @@ fn stated_buffer_types(s: &Stmt) -> FxHashMap<Name, Elem> {
                 }
                 _ => {}
             }
-            loopir::visit::walk_expr(self, e);
+            self.super_expr(e);
         }
         fn visit_stmt(&mut self, s: &Stmt) {
             // `let b.buffer = _halide_buffer_init(...)` (or an allocation of `b.buffer`
@@ -527,7 +527,7 @@ fn stated_buffer_types(s: &Stmt) -> FxHashMap<Name, Elem> {
             {
                 self.0.entry(Name::from(b)).or_insert(elem);
             }
-            loopir::visit::walk_stmt(self, s);
+            self.super_stmt(s);
         }
     }
     impl Types {
@@ -568,11 +568,11 @@ fn has_barrier(s: &Stmt) -> bool {
                 self.0 = true;
                 return;
             }
-            loopir::visit::walk_expr(self, e);
+            self.super_expr(e);
         }
         fn visit_stmt(&mut self, s: &Stmt) {
             if !self.0 {
-                loopir::visit::walk_stmt(self, s);
+                self.super_stmt(s);
             }
         }
     }
@@ -591,7 +591,7 @@ fn accessed_buffers(s: &Stmt) -> Vec<Name> {
             {
                 self.0.push(name.clone());
             }
-            loopir::visit::walk_expr(self, e);
+            self.super_expr(e);
         }
         fn visit_stmt(&mut self, s: &Stmt) {
             if let StmtKind::Store { name, .. } = s.kind()
@@ -599,7 +599,7 @@ fn accessed_buffers(s: &Stmt) -> Vec<Name> {
             {
                 self.0.push(name.clone());
             }
-            loopir::visit::walk_stmt(self, s);
+            self.super_stmt(s);
         }
     }
     let mut n = Names(Vec::new());

@@ -1,6 +1,6 @@
 //! Compiling statements into straight-line code with jumps.
 
-use loopir::equality::with_stack;
+use loopir::stack::with_stack;
 use loopir::{DeviceApi, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 
 use super::{AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, has_barrier};

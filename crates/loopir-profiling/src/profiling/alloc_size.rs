@@ -207,7 +207,7 @@ fn int_const(e: &Expr) -> Option<i128> {
 /// `b <= a`, negated comparisons flip, and `&&` / `||` with a constant operand reduce.
 /// Other terms are kept as written.
 pub(crate) fn simplify_condition(e: &Expr) -> Expr {
-    loopir::equality::with_stack(|| simplify_condition_inner(e))
+    loopir::stack::with_stack(|| simplify_condition_inner(e))
 }
 
 fn simplify_condition_inner(e: &Expr) -> Expr {

@@ -5,7 +5,7 @@
 //! [`FuncEnv::check_against`], run at the start of the pass, rejects an environment that
 //! contradicts the statement.
 
-use loopir::visit::{Visitor, walk_stmt};
+use loopir::visit::Visitor;
 use loopir::{Expr, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -265,7 +265,7 @@ impl Visitor for OccurrenceScan<'_> {
             }
             _ => {}
         }
-        walk_stmt(self, s);
+        self.super_stmt(s);
     }
     fn visit_expr(&mut self, _e: &Expr) {}
 }

@@ -1,4 +1,4 @@
-//! Sub-pass 2: the rewriting walk that inserts the runtime calls (§8 of the spec).
+//! Sub-pass 2: the rewriting walk that inserts the runtime calls (`docs/reference/profiling.md` §8).
 //!
 //! The walk keeps the reference's state exactly — the stack of profiled producers, the
 //! "most recently set" row used to elide redundant updates, leaf-task and Hexagon flags,
@@ -7,10 +7,9 @@
 
 use loopir::address_map::AddressSet;
 use loopir::mutate::ExprMemo;
-use loopir::mutate::walk_stmt as rebuild_direct_exprs;
 use loopir::{
-    CallType, DeviceApi, Expr, ExprKind, ForType, Mutator, Name, Stmt, StmtKind, Type, equality::with_stack,
-    mutate::walk_expr,
+    CallType, DeviceApi, Expr, ExprKind, ForType, Intrinsic, Mutator, Name, Stmt, StmtKind, Type,
+    stack::with_stack,
 };
 use rustc_hash::FxHashMap;
 
@@ -148,10 +147,10 @@ impl Mutator for MarkerReplacer {
             return r;
         }
         let r = match e.kind() {
-            ExprKind::Call { name, .. } if name.as_ref() == ENABLE_MARKER => {
+            ExprKind::Call { .. } if e.is_intrinsic(ENABLE_MARKER) => {
                 call_i32("halide_profiler_enable_instance", vec![self.instance.clone()])
             }
-            _ => walk_expr(self, e),
+            _ => self.super_expr(e),
         };
         self.memo.record(e, &r);
         r
@@ -176,7 +175,7 @@ impl Mutator for InstanceRenamer<'_> {
         }
         let r = match e.kind() {
             ExprKind::Variable(n) if n.as_ref() == self.from => self.to.clone(),
-            _ => walk_expr(self, e),
+            _ => self.super_expr(e),
         };
         self.memo.record(e, &r);
         r
@@ -354,7 +353,7 @@ impl<'e> Injector<'e> {
     }
 
     fn claim_token(&self, s: Stmt) -> Stmt {
-        let alloca = Expr::call(Type::void_ptr(), "alloca", vec![Expr::i32(4)], CallType::Intrinsic);
+        let alloca = Intrinsic::Alloca.call(Type::void_ptr(), vec![Expr::i32(4)]);
         let tokens = vec![self.shared_token.clone(), self.local_token.clone()];
         let body = Stmt::block(vec![
             eval_call("halide_profiler_acquire_sampling_token", tokens.clone()),
@@ -387,10 +386,9 @@ impl<'e> Injector<'e> {
     /// `s` with the marker replaced in its own expressions, if it holds one.
     fn with_markers_replaced(&self, original: &Stmt, s: Stmt) -> Stmt {
         if self.is_flagged(original) {
-            rebuild_direct_exprs(
-                &mut MarkerReplacer { instance: self.instance.clone(), memo: ExprMemo::default() },
-                &s,
-            )
+            // The replacer leaves child statements alone, so its walk of `s` rewrites only
+            // the statement's own expressions.
+            MarkerReplacer { instance: self.instance.clone(), memo: ExprMemo::default() }.super_stmt(&s)
         } else {
             s
         }

@@ -39,7 +39,7 @@ mod options;
 mod scan;
 mod uniquify;
 
-use loopir::{CallType, Expr, ExprKind, MemoryType, ModulusRemainder, Stmt, StmtKind, Type};
+use loopir::{CallType, Expr, ExprKind, Intrinsic, MemoryType, ModulusRemainder, Stmt, StmtKind, Type};
 
 pub use entry_table::{Entry, EntryKey, EntryKind, EntryTable};
 pub use env::{FuncEnv, FuncInfo};
@@ -138,11 +138,11 @@ fn i32_imm(v: i64) -> Expr {
 }
 
 fn make_struct(fields: Vec<Expr>) -> Expr {
-    Expr::call(Type::void_ptr(), "make_struct", fields, CallType::Intrinsic)
+    Intrinsic::MakeStruct.call(Type::void_ptr(), fields)
 }
 
 /// Wraps the instrumented body in the instance allocation, the row tables, the start call
-/// and the sampling-token setup (§9 of the spec).
+/// and the sampling-token setup (`docs/reference/profiling.md` §9).
 fn wrap(
     body: Stmt,
     pipeline_name: &str,
@@ -163,7 +163,7 @@ fn wrap(
             vec![token, Expr::i32(0)],
             CallType::Extern,
         ));
-        let alloca = Expr::call(Type::void_ptr(), "alloca", vec![Expr::i32(4)], CallType::Intrinsic);
+        let alloca = Intrinsic::Alloca.call(Type::void_ptr(), vec![Expr::i32(4)]);
         s = Stmt::let_stmt(names.shared_token.as_str(), alloca, Stmt::block(vec![init, s]));
     }
 
@@ -215,12 +215,8 @@ fn wrap(
     s = Stmt::let_stmt(names.func_canonical_ids.as_str(), column(&|e| i32_imm(e.canonical_id as i64)), s);
     s = Stmt::let_stmt(names.func_kinds.as_str(), column(&|e| i32_imm(e.kind.code() as i64)), s);
     s = Stmt::let_stmt(names.func_buffer_func_ids.as_str(), column(&|e| opt(e.buffer_func_id)), s);
-    let end = Expr::call(
-        Type::void_ptr(),
-        "register_destructor",
-        vec![Expr::string("halide_profiler_instance_end"), instance],
-        CallType::Intrinsic,
-    );
+    let end = Intrinsic::RegisterDestructor
+        .call(Type::void_ptr(), vec![Expr::string("halide_profiler_instance_end"), instance]);
     s = Stmt::block(vec![Stmt::evaluate(end), s]);
 
     let words = (INSTANCE_STATE_BYTES + FUNC_STATS_BYTES * n).div_ceil(8);

@@ -8,7 +8,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The intrinsic bounds inference leaves where statistics collection should start.
-pub(crate) const ENABLE_MARKER: &str = "profiling_enable_instance_marker";
+pub(crate) const ENABLE_MARKER: loopir::Intrinsic = loopir::Intrinsic::ProfilingEnableInstanceMarker;
 
 /// Base names of the pass's own variables and buffers, in the order the reference
 /// requests them.

@@ -1,6 +1,6 @@
 //! Sub-pass 1: one read-only walk over the input that
 //!
-//! * enumerates the entry table (§7 of the spec): a row for every producer, for every
+//! * enumerates the entry table (`docs/reference/profiling.md` §7): a row for every producer, for every
 //!   allocation of a profiled Func, and for every host↔device copy site, in walk order;
 //! * surveys names: which of the pass's own fresh-name candidates the input already uses,
 //!   and whether the input has any shadowed or free-and-bound variable names (only then
@@ -12,7 +12,7 @@
 //! pipelines, to a single traversal.
 
 use loopir::address_map::{AddressMap, AddressSet};
-use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, equality::with_stack};
+use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, stack::with_stack};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::entry_table::{EntryKind, EntryTable};
@@ -374,7 +374,7 @@ impl<'a> Scanner<'a, '_> {
     }
 
     fn call(&mut self, name: &str, args: &[Expr]) {
-        if name == ENABLE_MARKER {
+        if name == ENABLE_MARKER.name() {
             self.facts.marker_stmts.insert(self.current_stmt);
             return;
         }

@@ -5,9 +5,7 @@
 //! `max(1, active bindings of name)`; generated names stay reserved for the rest of the
 //! walk. Buffer names are never touched.
 
-use loopir::mutate::{walk_expr, walk_stmt};
-use loopir::visit::{walk_expr as visit_walk_expr, walk_stmt as visit_walk_stmt};
-use loopir::{Expr, ExprKind, Mutator, Name, Stmt, StmtKind, Visitor};
+use loopir::{Binder, Expr, ExprKind, Mutator, Name, Stmt, StmtKind, Visitor};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Renames binders so that no name is bound twice in one scope or both bound and free.
@@ -37,44 +35,22 @@ impl FreeVars {
 
 impl Visitor for FreeVars {
     fn visit_expr(&mut self, e: &Expr) {
-        match e.kind() {
-            ExprKind::Variable(n) => {
-                if self.bound.get(n).is_none_or(|&c| c == 0) {
-                    self.free.insert(n.clone());
-                }
-            }
-            ExprKind::Let { .. } => {
-                let mut cur = e;
-                let mut names = Vec::new();
-                while let ExprKind::Let { name, value, body } = cur.kind() {
-                    self.visit_expr(value);
-                    self.push(name);
-                    names.push(name.clone());
-                    cur = body;
-                }
-                self.visit_expr(cur);
-                names.iter().for_each(|n| self.pop(n));
-            }
-            _ => visit_walk_expr(self, e),
+        if let ExprKind::Variable(n) = e.kind()
+            && self.bound.get(n).is_none_or(|&c| c == 0)
+        {
+            self.free.insert(n.clone());
+        }
+        self.super_expr(e)
+    }
+    fn enter_scope(&mut self, binder: &Binder<'_>) {
+        if let Binder::Let { name, .. } | Binder::LetStmt { name, .. } | Binder::For { name, .. } = binder {
+            self.push(name);
         }
     }
-    fn visit_stmt(&mut self, s: &Stmt) {
-        match s.kind() {
-            StmtKind::For { name, min, max, body, .. } => {
-                self.visit_expr(min);
-                self.visit_expr(max);
-                self.push(name);
-                self.visit_stmt(body);
-                self.pop(name);
-            }
-            _ => visit_walk_stmt(self, s),
+    fn leave_scope(&mut self, binder: &Binder<'_>) {
+        if let Binder::Let { name, .. } | Binder::LetStmt { name, .. } | Binder::For { name, .. } = binder {
+            self.pop(name);
         }
-    }
-    fn enter_let_stmt(&mut self, name: &Name, _value: &Expr) {
-        self.push(name);
-    }
-    fn leave_let_stmt(&mut self, name: &Name) {
-        self.pop(name);
     }
 }
 
@@ -147,7 +123,7 @@ impl Mutator for Uniquifier {
                 }
                 result
             }
-            _ => walk_expr(self, e),
+            _ => self.super_expr(e),
         }
     }
 
@@ -193,7 +169,7 @@ impl Mutator for Uniquifier {
                     })
                 }
             }
-            _ => walk_stmt(self, s),
+            _ => self.super_stmt(s),
         }
     }
 }

@@ -1,4 +1,4 @@
-//! The boxes-touched analysis the `func_type_and_dim` tags need (spec §8.4).
+//! The boxes-touched analysis the `func_type_and_dim` tags need (`docs/reference/tracing.md` §8.4).
 //!
 //! The pass does not analyse boxes itself: it asks a [`BoxAnalysis`] once, over the
 //! instrumented statement. The default, [`BoundsCrateBoxes`], is the single call into
@@ -65,15 +65,15 @@ impl BoxAnalysis for BoundsCrateBoxes {
             ));
         }
         let options =
-            loopir_bounds::Options { compat_purify: true, compat_float_mod: true, compat_conditions: true };
-        let ctx = loopir_bounds::Ctx::with_options(options);
+            loopir_simplify::Options { compat_purify: true, compat_float_mod: true, compat_conditions: true };
+        let ctx = loopir_simplify::Ctx::with_options(options);
         ctx.seed_t(next_temp);
-        let scope = loopir_bounds::Scope::new();
+        let scope = loopir_simplify::Scope::new();
         let func_bounds = loopir_bounds::FuncValueBounds::default();
         let boxes =
             loopir_bounds::boxes_touched(&ctx, stmt, &scope, &func_bounds).map_err(|e| e.to_string())?;
-        let finite = |b: &loopir_bounds::Bound| match b {
-            loopir_bounds::Bound::Finite(e) => Some(e.clone()),
+        let finite = |b: &loopir_simplify::Bound| match b {
+            loopir_simplify::Bound::Finite(e) => Some(e.clone()),
             _ => None,
         };
         Ok(boxes

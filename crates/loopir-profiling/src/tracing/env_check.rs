@@ -12,7 +12,7 @@
 
 use loopir::address_map::AddressSet;
 use loopir::expr::ExprNode;
-use loopir::visit::{Visitor, walk_expr, walk_stmt};
+use loopir::visit::Visitor;
 use loopir::{CallType, Expr, ExprKind, Stmt, StmtKind, Type};
 
 use super::env::{EnvIndex, FuncTracing, TraceEnv, type_list_text};
@@ -264,7 +264,7 @@ impl Visitor for IrCheck<'_, '_> {
             return;
         }
         self.stmt(s);
-        walk_stmt(self, s);
+        self.super_stmt(s);
     }
 
     fn visit_expr(&mut self, e: &Expr) {
@@ -274,6 +274,6 @@ impl Visitor for IrCheck<'_, '_> {
         if matches!(e.kind(), ExprKind::Call { .. }) {
             self.call(e);
         }
-        walk_expr(self, e);
+        self.super_expr(e);
     }
 }

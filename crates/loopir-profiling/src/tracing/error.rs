@@ -1,6 +1,6 @@
 //! Errors of the tracing pass.
 
-use loopir::mutate::{Mutator, walk_expr, walk_stmt};
+use loopir::mutate::Mutator;
 use loopir::{Expr, IrError, Stmt, StmtKind};
 
 /// Why [`inject_tracing`](super::inject_tracing) could not instrument a statement, or why a
@@ -54,7 +54,7 @@ pub enum TracingError {
     },
     /// Two accesses to one Func or image disagree on the type of a tuple element. This
     /// includes Halide's internal error for a traced load of element `i > 0` met before any
-    /// access of a lower element that later turns out to have a real type (spec §13 edge 3).
+    /// access of a lower element that later turns out to have a real type (`docs/reference/tracing.md` §13 edge 3).
     #[error("value {value_index} of `{name}` was recorded as {recorded} but `{node}` accesses it as {found}")]
     TypeConflict {
         /// The Func or image.
@@ -205,7 +205,7 @@ impl Mutator for Abbreviate {
         }
         self.expr_budget -= 1;
         self.depth += 1;
-        let r = walk_expr(self, e);
+        let r = self.super_expr(e);
         self.depth -= 1;
         r
     }
@@ -214,7 +214,7 @@ impl Mutator for Abbreviate {
             return Stmt::evaluate(Expr::var_i32("…"));
         }
         self.stmt_budget -= 1;
-        walk_stmt(self, s)
+        self.super_stmt(s)
     }
 }
 
@@ -252,8 +252,7 @@ mod tests {
             Stmt::provide("f", vec![call], vec![Expr::var_i32("x")], Expr::const_true()).expect("provide");
         let looped = Stmt::for_loop(
             "x",
-            doubling(200),
-            Expr::i32(9),
+            loopir::MinMax { min: doubling(200), max: Expr::i32(9) },
             loopir::ForType::Serial,
             loopir::DeviceApi::None,
             s.clone(),

@@ -1,9 +1,9 @@
 //! The trace call: event codes and the twelve-argument `halide_trace_helper` call that
-//! carries one event (spec §4, §5).
+//! carries one event (`docs/reference/tracing.md` §4, §5).
 
 use std::fmt;
 
-use loopir::{CType, CallType, Expr, ExprKind, Type, TypeCode};
+use loopir::{CType, CallType, Expr, ExprKind, Intrinsic, Type, TypeCode};
 
 use super::error::{TracingError, expr_text};
 
@@ -183,13 +183,9 @@ impl TraceEvent {
 
     /// The `halide_trace_helper(...)` call.
     pub(crate) fn build(&self) -> Result<Expr, TracingError> {
-        let values = Expr::call(Type::void_ptr(), "make_struct", self.values.clone(), CallType::Intrinsic);
-        let coords = Expr::call(
-            Type::handle(CType::new("int32_t *"), 1),
-            "make_struct",
-            self.coordinates.clone(),
-            CallType::Intrinsic,
-        );
+        let values = Intrinsic::MakeStruct.call(Type::void_ptr(), self.values.clone());
+        let coords =
+            Intrinsic::MakeStruct.call(Type::handle(CType::new("int32_t *"), 1), self.coordinates.clone());
         let [code, bits, lanes] = type_triple(self.ty);
         let value_index = i32::try_from(self.value_index).map_err(|_| TracingError::Ir {
             what: format!("the {} event of `{}`", self.event, self.func),
@@ -253,10 +249,7 @@ pub fn decode_event(e: &Expr) -> Result<Option<DecodedEvent>, String> {
         .as_int()
         .ok_or_else(|| format!("the event argument `{}` is not a constant", expr_text(&args[6])))?;
     let event = TraceEventCode::from_code(code).ok_or_else(|| format!("{code} is not an event code"))?;
-    let coordinates = match args[2].kind() {
-        ExprKind::Call { name, args, .. } if name.as_ref() == "make_struct" => args.clone(),
-        _ => Vec::new(),
-    };
+    let coordinates = args[2].intrinsic_args(Intrinsic::MakeStruct).map(<[Expr]>::to_vec).unwrap_or_default();
     Ok(Some(DecodedEvent { func, event, parent: args[7].clone(), coordinates }))
 }
 

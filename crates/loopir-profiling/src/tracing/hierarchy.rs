@@ -1,4 +1,4 @@
-//! A checker for the parent hierarchy of the events in instrumented IR (spec §6, §9).
+//! A checker for the parent hierarchy of the events in instrumented IR (`docs/reference/tracing.md` §6, §9).
 //!
 //! The rule it enforces: an event's parent argument names the id variable of the innermost
 //! enclosing trace scope, where a trace scope is a `let <x>.trace_id = ...` statement whose
@@ -25,7 +25,7 @@ use std::fmt;
 
 use loopir::address_map::AddressSet;
 use loopir::expr::ExprNode;
-use loopir::visit::{Visitor, walk_expr, walk_stmt};
+use loopir::visit::Visitor;
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind};
 
 use super::error::{expr_text, shorten, stmt_head};
@@ -437,7 +437,7 @@ impl Checker {
             }
             Err(why) => {
                 self.report(expr_text(value), var.to_string(), ViolationKind::Malformed(why));
-                walk_expr(self, event);
+                self.super_expr(event);
             }
             _ if value.as_int() == Some(0) => {
                 scope.kind = ScopeKind::Silent;
@@ -494,7 +494,7 @@ impl Visitor for Checker {
             return;
         }
         // The arguments are evaluated before the event happens.
-        walk_expr(self, e);
+        self.super_expr(e);
         match decode_event(e) {
             Ok(Some(ev)) => self.check(&ev, None),
             Ok(None) => {}
@@ -541,7 +541,7 @@ impl Checker {
             return self.visit_fork(s);
         }
         if !matches!(s.kind(), StmtKind::LetStmt { .. }) {
-            return walk_stmt(self, s);
+            return self.super_stmt(s);
         }
         // Walk the chain of lets in a loop, opening a scope for each `.trace_id` binding.
         let mut opened = 0usize;

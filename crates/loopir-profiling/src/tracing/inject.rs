@@ -1,4 +1,4 @@
-//! The rewrite of spec §6–7: load and store events, realization and produce/consume
+//! The rewrite of `docs/reference/tracing.md` §6–7: load and store events, realization and produce/consume
 //! events, parallel-task events, all parented by the current scope.
 //!
 //! The rewrite is bottom-up (children first) and visits children in the reference's order,
@@ -16,11 +16,9 @@
 
 use rustc_hash::FxHashMap;
 
-use loopir::equality::with_stack;
-use loopir::mutate::{
-    ExprMemo, TryMutator, try_mutate_exprs, try_mutate_ranges, try_walk_expr, try_walk_stmt,
-};
-use loopir::{CallType, Expr, ExprKind, ForType, Name, Stmt, StmtKind, Type, name};
+use loopir::mutate::{ExprMemo, TryMutator, try_mutate_exprs, try_mutate_ranges};
+use loopir::stack::with_stack;
+use loopir::{CallType, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type, name};
 
 use super::env::{EnvIndex, FuncTracing};
 use super::error::{TracingError, expr_text, stmt_text};
@@ -93,7 +91,7 @@ impl<'a> Injector<'a> {
     // ---- loads ----
 
     fn call(&mut self, original: &Expr) -> Result<Expr, TracingError> {
-        let e = try_walk_expr(self, original)?;
+        let e = self.try_super_expr(original)?;
         let ExprKind::Call { name: callee, args, call_type, value_index } = e.kind() else { return Ok(e) };
         let ty = e.ty();
         let describe = || expr_text(&e);
@@ -137,7 +135,7 @@ impl<'a> Injector<'a> {
         ev.ty = Some(ty);
         ev.value_index = *value_index;
         let trace = ev.build()?;
-        let body = Expr::call(ty, "return_second", vec![trace, value], CallType::PureIntrinsic);
+        let body = Intrinsic::ReturnSecond.call(ty, vec![trace, value]);
         Ok(Expr::let_in(temp, e.clone(), body))
     }
 
@@ -184,14 +182,9 @@ impl<'a> Injector<'a> {
             ev.value_index = index;
             let mut trace = ev.build()?;
             if !is_const_one(&new_predicate) {
-                trace = Expr::call(
-                    Type::INT32,
-                    "if_then_else",
-                    vec![new_predicate.clone(), trace],
-                    CallType::PureIntrinsic,
-                );
+                trace = Intrinsic::IfThenElse.call(Type::INT32, vec![new_predicate.clone(), trace]);
             }
-            let body = Expr::call(ty, "return_second", vec![trace, var], CallType::PureIntrinsic);
+            let body = Intrinsic::ReturnSecond.call(ty, vec![trace, var]);
             traced_values.push(Expr::let_in(temp, value.clone(), body));
         }
 
@@ -342,7 +335,7 @@ impl<'a> Injector<'a> {
             return Ok(s.clone());
         };
         let Some(f) = self.env.func(func).filter(|f| self.realization_traced(f)) else {
-            return try_walk_stmt(self, s);
+            return self.try_super_stmt(s);
         };
         let new_body = self.in_scope(func.clone(), |me| me.try_mutate_stmt(body))?;
         let ir_err =
@@ -371,71 +364,6 @@ impl<'a> Injector<'a> {
         });
         Ok(Stmt::let_stmt(trace_id_var_name(func), begin.build()?, node))
     }
-
-    // ---- nodes whose children the reference visits in another order ----
-
-    fn allocate(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
-        let StmtKind::Allocate {
-            name: buf,
-            ty,
-            memory_type,
-            extents,
-            condition,
-            new_expr,
-            free_function,
-            padding,
-            body,
-        } = s.kind()
-        else {
-            return Ok(s.clone());
-        };
-        let new_extents = try_mutate_exprs(self, extents)?;
-        let new_body = self.try_mutate_stmt(body)?;
-        let new_condition = self.try_mutate_expr(condition)?;
-        let new_new_expr = new_expr.as_ref().map(|e| self.try_mutate_expr(e)).transpose()?;
-        let new_expr_same = match (new_expr, &new_new_expr) {
-            (Some(a), Some(b)) => a.same_as(b),
-            _ => true,
-        };
-        if new_extents.is_none()
-            && new_body.same_as(body)
-            && new_condition.same_as(condition)
-            && new_expr_same
-        {
-            return Ok(s.clone());
-        }
-        Ok(Stmt::from_kind_unchecked(StmtKind::Allocate {
-            name: buf.clone(),
-            ty: *ty,
-            memory_type: *memory_type,
-            extents: new_extents.unwrap_or_else(|| extents.clone()),
-            condition: new_condition,
-            new_expr: new_new_expr,
-            free_function: free_function.clone(),
-            padding: *padding,
-            body: new_body,
-        }))
-    }
-
-    fn prefetch(&mut self, s: &Stmt) -> Result<Stmt, TracingError> {
-        let StmtKind::Prefetch { name: buf, types, bounds, prefetch, condition, body } = s.kind() else {
-            return Ok(s.clone());
-        };
-        let new_body = self.try_mutate_stmt(body)?;
-        let new_condition = self.try_mutate_expr(condition)?;
-        let new_bounds = try_mutate_ranges(self, bounds)?;
-        if new_bounds.is_none() && new_body.same_as(body) && new_condition.same_as(condition) {
-            return Ok(s.clone());
-        }
-        Ok(Stmt::from_kind_unchecked(StmtKind::Prefetch {
-            name: buf.clone(),
-            types: types.clone(),
-            bounds: new_bounds.unwrap_or_else(|| bounds.clone()),
-            prefetch: prefetch.clone(),
-            condition: new_condition,
-            body: new_body,
-        }))
-    }
 }
 
 impl TryMutator for Injector<'_> {
@@ -448,7 +376,7 @@ impl TryMutator for Injector<'_> {
             return Ok(r);
         }
         let r = with_stack(|| {
-            if matches!(e.kind(), ExprKind::Call { .. }) { self.call(e) } else { try_walk_expr(self, e) }
+            if matches!(e.kind(), ExprKind::Call { .. }) { self.call(e) } else { self.try_super_expr(e) }
         })?;
         if shared {
             self.memos.entry(self.scope.clone()).or_default().record(e, &r);
@@ -462,9 +390,7 @@ impl TryMutator for Injector<'_> {
             StmtKind::For { .. } => self.for_loop(s),
             StmtKind::Realize { .. } => self.realize(s),
             StmtKind::ProducerConsumer { .. } => self.producer_consumer(s),
-            StmtKind::Allocate { .. } => self.allocate(s),
-            StmtKind::Prefetch { .. } => self.prefetch(s),
-            _ => try_walk_stmt(self, s),
+            _ => self.try_super_stmt(s),
         })
     }
 }
@@ -477,10 +403,8 @@ fn is_const_one(e: &Expr) -> bool {
         ExprKind::UIntImm(v) => *v == 1,
         ExprKind::FloatImm(v) => *v == 1.0,
         ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => is_const_one(v),
-        ExprKind::Call { name: callee, args, call_type, .. } => {
-            matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic)
-                && matches!(callee.as_ref(), "bool_to_mask" | "cast_mask")
-                && args.first().is_some_and(is_const_one)
+        ExprKind::Call { .. } => {
+            matches!(e.as_intrinsic(), Some((Intrinsic::BoolToMask | Intrinsic::CastMask, [first, ..])) if is_const_one(first))
         }
         _ => false,
     }

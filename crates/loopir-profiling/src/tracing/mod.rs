@@ -67,8 +67,8 @@ pub use names::next_free_temp_index;
 
 use std::collections::HashSet;
 
-use loopir::mutate::{Mutator, walk_stmt};
-use loopir::{Expr, MemoryType, Range, Stmt, StmtKind};
+use loopir::mutate::Mutator;
+use loopir::{Expr, MemoryType, MinExtent, Stmt, StmtKind};
 
 use env::EnvIndex;
 use event::{PIPELINE_SCOPE, TraceEvent, trace_id_var};
@@ -127,7 +127,7 @@ pub fn inject_tracing_with(
     let mut wrapped = stmt.clone();
     for o in &env.outputs {
         let bounds = (0..o.dimensions)
-            .map(|d| Range {
+            .map(|d| MinExtent {
                 min: Expr::var_i32(format!("{}.min.{d}", o.buffer)),
                 extent: Expr::var_i32(format!("{}.extent.{d}", o.buffer)),
             })
@@ -206,7 +206,7 @@ impl Mutator for StripRealizations<'_> {
             StmtKind::Realize { name, body, .. } if self.names.contains(name.as_ref()) => {
                 self.mutate_stmt(body)
             }
-            _ => walk_stmt(self, s),
+            _ => self.super_stmt(s),
         }
     }
     fn mutate_expr(&mut self, e: &Expr) -> Expr {

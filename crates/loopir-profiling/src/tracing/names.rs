@@ -1,5 +1,5 @@
 //! Fresh names for value temporaries (`t<N>`) and parallel tasks (`parallel_task`,
-//! `parallel_task$1`, ...), spec §11.
+//! `parallel_task$1`, ...), `docs/reference/tracing.md` §11.
 //!
 //! Halide draws both from process-wide counters. Here the counters belong to one run of
 //! the pass: the temporaries continue after the highest `t<N>` already present in the input
@@ -8,8 +8,8 @@
 
 use loopir::address_map::AddressSet;
 use loopir::expr::ExprNode;
-use loopir::visit::{Visitor, walk_expr, walk_stmt};
-use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, name};
+use loopir::visit::Visitor;
+use loopir::{Binder, Expr, ExprKind, Name, Stmt, name};
 
 use super::error::TracingError;
 
@@ -76,21 +76,19 @@ impl Visitor for TempScan {
         if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
             return;
         }
-        match e.kind() {
-            ExprKind::Variable(n) | ExprKind::Let { name: n, .. } => self.note(n),
-            _ => {}
+        if let ExprKind::Variable(n) = e.kind() {
+            self.note(n);
         }
-        walk_expr(self, e)
+        self.super_expr(e)
     }
-    fn visit_stmt(&mut self, s: &Stmt) {
-        match s.kind() {
-            StmtKind::For { name: n, .. } | StmtKind::Allocate { name: n, .. } => self.note(n),
-            _ => {}
+    fn enter_scope(&mut self, binder: &Binder<'_>) {
+        match binder {
+            Binder::Let { name, .. }
+            | Binder::LetStmt { name, .. }
+            | Binder::For { name, .. }
+            | Binder::Allocate { name, .. } => self.note(name),
+            Binder::Realize { .. } => {}
         }
-        walk_stmt(self, s)
-    }
-    fn enter_let_stmt(&mut self, n: &Name, _value: &Expr) {
-        self.note(n);
     }
 }
 

@@ -1,9 +1,9 @@
 //! Bookkeeping for tag events: which user tags to emit, which Funcs and images were
-//! touched with which element types, and the `func_type_and_dim` tag text (spec §8.3–8.4).
+//! touched with which element types, and the `func_type_and_dim` tag text (`docs/reference/tracing.md` §8.3–8.4).
 
 use std::collections::{BTreeMap, HashSet};
 
-use loopir::{CallType, Expr, Type};
+use loopir::{Expr, Intrinsic, Type};
 
 use super::boxes::TouchedBox;
 use super::error::TracingError;
@@ -113,7 +113,7 @@ pub(crate) fn func_type_and_dim(
             _ => parts.extend([space(), Expr::i32(0), space(), Expr::i32(0)]),
         }
     }
-    Ok(Expr::call(Type::c_string(), "stringify", parts, CallType::PureIntrinsic))
+    Ok(Intrinsic::Stringify.call(Type::c_string(), parts))
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ pub fn first_difference(expected: &str, actual: &str) -> String {
 
 /// The boxes a reference output used in its `func_type_and_dim` tags, read back from the
 /// tags: `min` is printed as is and the extent as `(max - min) + 1`; `0 0` marks an
-/// unbounded dimension. This isolates the tags' box component (spec §8.4) so that the
+/// unbounded dimension. This isolates the tags' box component (`docs/reference/tracing.md` §8.4) so that the
 /// rest of the pass can be compared byte for byte before the bounds crate is available.
 pub fn boxes_from_tags(expected: &Stmt) -> RecordedBoxes {
     let mut boxes = RecordedBoxes::new();

@@ -86,7 +86,7 @@ impl Checker {
     }
 
     fn stmt(&mut self, s: &Stmt, st: &mut PathState) {
-        loopir::equality::with_stack(|| self.stmt_inner(s, st))
+        loopir::stack::with_stack(|| self.stmt_inner(s, st))
     }
 
     fn stmt_inner(&mut self, s: &Stmt, st: &mut PathState) {

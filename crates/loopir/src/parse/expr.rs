@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use super::{Binding, ParseError, ParseErrorKind, Parser, Typed};
 use crate::dialect::{Dialect, TRACE_HELPER, TRACE_HELPER_ARGS_21, TRACE_THREAD_ID_ARG};
-use crate::equality::with_stack;
 use crate::expr::{BinOp, CallType, Expr, ExprKind, ModulusRemainder, Name, VectorReduceOp};
 use crate::intrinsic::Intrinsic;
 use crate::print::{ShuffleForm, classify_shuffle};
+use crate::stack::with_stack;
 use crate::types::{Type, TypeCode};
 
 /// An infix operator: a binary node or one of the bitwise intrinsic calls.

@@ -7,10 +7,10 @@
 
 use super::{Binding, ParseError, ParseErrorKind, Parser};
 use crate::dialect::{self, Dialect};
-use crate::equality::with_stack;
 use crate::expr::{Expr, ExprKind, Name};
+use crate::stack::with_stack;
 use crate::stmt::{
-    DeviceApi, ForType, MemoryType, PartitionPolicy, PrefetchDirective, Range, Stmt, StmtKind,
+    DeviceApi, ForType, MemoryType, MinExtent, PartitionPolicy, PrefetchDirective, Stmt, StmtKind,
 };
 use crate::types::Type;
 
@@ -32,7 +32,7 @@ enum Binder {
     },
     Prefetch {
         name: Name,
-        bounds: Vec<Range>,
+        bounds: Vec<MinExtent>,
         at: Name,
         from: Name,
         condition: Expr,
@@ -628,7 +628,7 @@ impl<'a> Parser<'a> {
         ))
     }
 
-    fn bounds_list(&mut self) -> Result<Vec<Range>, ParseError> {
+    fn bounds_list(&mut self) -> Result<Vec<MinExtent>, ParseError> {
         let mut bounds = Vec::new();
         if self.peek() == Some(b')') {
             return Ok(bounds);
@@ -639,7 +639,7 @@ impl<'a> Parser<'a> {
             self.expect(", ")?;
             let extent = self.expr_implicit()?.e;
             self.expect("]")?;
-            bounds.push(Range { min, extent });
+            bounds.push(MinExtent { min, extent });
             if !self.eat(", ") {
                 return Ok(bounds);
             }

@@ -121,7 +121,7 @@ impl Dumper {
         }
     }
 
-    fn ranges(&mut self, rs: &[loopir::Range], depth: usize) {
+    fn ranges(&mut self, rs: &[loopir::MinExtent], depth: usize) {
         for (i, r) in rs.iter().enumerate() {
             self.expr(&r.min, depth, &format!("bound[{i}].min: "));
             self.expr(&r.extent, depth, &format!("bound[{i}].extent: "));

@@ -1,21 +1,24 @@
 //! Let-introducing common-subexpression elimination, for printing results whose DAG is
-//! small but whose tree is large (spec §3.1: "the printer must always CSE").
+//! small but whose tree is large (`docs/reference/bounds.md` §3.1: "the printer must always CSE").
 //!
 //! The reference's algorithm (see [`cse`]): lets are inlined, structurally equal nodes
 //! merged (hash-consing), and every node worth a let that is used more than once is
 //! bound to a fresh `t<N>` name, outermost first in dependency order.
 
 use loopir::address_map::{AddressMap, AddressSet};
-use loopir::equality::with_stack;
+use loopir::equality;
+use loopir::hash;
+use loopir::make;
+use loopir::stack::with_stack;
+use loopir::substitute;
 use loopir::{BinOp, Expr, ExprKind, ExprNode, Name};
 use rustc_hash::{FxHashMap, FxHashSet};
 use smallvec::SmallVec;
 
 use crate::ctx::Ctx;
-use crate::ir;
 
 /// A structural key of a node whose children are already canonical: the node itself up
-/// to its children ([`ir::hash_node`], [`ir::shallow_eq`]), and the addresses of its
+/// to its children ([`hash::hash_node`], [`equality::shallow_eq`]), and the addresses of its
 /// canonical children.
 struct ShapeKey {
     node: Expr,
@@ -26,7 +29,7 @@ impl PartialEq for ShapeKey {
     fn eq(&self, other: &Self) -> bool {
         self.children == other.children
             && self.node.ty() == other.node.ty()
-            && ir::shallow_eq(self.node.kind(), other.node.kind())
+            && equality::shallow_eq(self.node.kind(), other.node.kind())
     }
 }
 
@@ -34,7 +37,7 @@ impl Eq for ShapeKey {}
 
 impl std::hash::Hash for ShapeKey {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        ir::hash_node(&self.node, state);
+        hash::hash_node(&self.node, state);
         self.children.hash(state);
     }
 }
@@ -59,7 +62,7 @@ pub fn hash_cons(e: &Expr) -> Expr {
             Some(r) => r.clone(),
             None => {
                 let same = e.children().iter().zip(&children).all(|(a, b)| a.same_as(b));
-                let node = if same { e.clone() } else { ir::with_children(e, children.into_vec()) };
+                let node = if same { e.clone() } else { e.with_children(children.into_vec()) };
                 h.by_shape.insert(key, node.clone());
                 node
             }
@@ -111,7 +114,7 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
     if e.is_constant() || e.as_variable().is_some() {
         return e.clone();
     }
-    let e = hash_cons(&ir::inline_lets(e, |_| true));
+    let e = hash_cons(&substitute::inline_lets(e, |_| true));
     // 2. Numbering: post-order, each node once.
     let mut order: Vec<Expr> = Vec::new();
     let mut seen: AddressSet<*const ExprNode> = Default::default();
@@ -152,8 +155,7 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
     let mut replaced: AddressMap<*const ExprNode, Expr> = Default::default();
     let mut lets: Vec<(Name, Expr)> = Vec::new();
     for n in &order {
-        let rebuilt =
-            ir::rebuild_with(n, |c| replaced.get(&c.as_ptr()).cloned().unwrap_or_else(|| c.clone()));
+        let rebuilt = n.map_children(|c| replaced.get(&c.as_ptr()).cloned().unwrap_or_else(|| c.clone()));
         let out = if uses.get(&n.as_ptr()).copied().unwrap_or(0) > 1 {
             let name = loop {
                 let name = ctx.fresh_t();
@@ -162,20 +164,20 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
                 }
             };
             lets.push((name.clone(), rebuilt));
-            ir::var(n.ty(), name)
+            loopir::Expr::var(n.ty(), name)
         } else {
             rebuilt
         };
         replaced.insert(n.as_ptr(), out);
     }
     let body = replaced.get(&e.as_ptr()).cloned().unwrap_or(e);
-    lets.into_iter().rev().fold(body, |acc, (name, v)| ir::let_in(name, v, acc))
+    lets.into_iter().rev().fold(body, |acc, (name, v)| make::let_in(name, v, acc))
 }
 
 /// Prints `e` after CSE (statement-level form): the text length is proportional to the
 /// DAG size, however large the tree.
 pub fn print_cse(ctx: &Ctx, e: &Expr) -> String {
-    ir::pretty(&cse(ctx, e))
+    loopir::print::expr_to_string_implicit(&cse(ctx, e))
 }
 
 /// Prints an interval end: a finite one after CSE, an infinite one by name.
@@ -184,26 +186,6 @@ pub fn print_bound(ctx: &Ctx, b: &crate::Bound) -> String {
         crate::Bound::Finite(e) => print_cse(ctx, e),
         other => other.to_string(),
     }
-}
-
-/// Prints boxes as `loopir bounds` does: one line per Func, `name: [min, max], ...`, each
-/// finite end after CSE.
-pub fn print_boxes(ctx: &Ctx, boxes: &crate::BoxMap) -> String {
-    let end = |b: &crate::Bound| print_bound(ctx, b);
-    let mut text = String::new();
-    for (name, region) in boxes {
-        text.push_str(name);
-        text.push(':');
-        for (i, interval) in region.bounds.iter().enumerate() {
-            text.push_str(if i == 0 { " [" } else { ", [" });
-            text.push_str(&end(&interval.min));
-            text.push_str(", ");
-            text.push_str(&end(&interval.max));
-            text.push(']');
-        }
-        text.push('\n');
-    }
-    text
 }
 
 #[cfg(test)]
@@ -215,32 +197,32 @@ mod tests {
     fn shared_subtrees_are_named_once() {
         let ctx = Ctx::new();
         let (x, y) = (Expr::var_i32("x"), Expr::var_i32("y"));
-        let a = ir::add(x.clone(), y.clone());
-        let b = ir::add(x.clone(), y.clone()); // structurally equal, separately built
-        let e = ir::mul(a, b);
+        let a = make::add(x.clone(), y.clone());
+        let b = make::add(x.clone(), y.clone()); // structurally equal, separately built
+        let e = make::mul(a, b);
         assert_eq!(print_cse(&ctx, &e), "let t0 = (x + y) in (t0*t0)");
         // Exponential tree, linear text.
         let mut d = x.clone();
         for _ in 0..60 {
-            d = ir::add(d.clone(), d);
+            d = make::add(d.clone(), d);
         }
         let text = print_cse(&Ctx::new(), &d);
         assert!(text.len() < 60 * 40, "{}", text.len());
-        assert_eq!(ir::tree_size(&d), (1u64 << 61) - 1);
+        assert_eq!(loopir::dag::tree_size(&d), (1u64 << 61) - 1);
     }
 
     #[test]
     fn hash_consing_merges_only_what_is_equal() {
         let (x, y) = (Expr::var_i32("x"), Expr::var_i32("y"));
         let same = |a: &Expr, b: &Expr| {
-            let consed = hash_cons(&ir::add(a.clone(), b.clone()));
+            let consed = hash_cons(&make::add(a.clone(), b.clone()));
             let ExprKind::Binary(_, p, q) = consed.kind() else { unreachable!() };
             p.same_as(q)
         };
-        assert!(same(&ir::add(x.clone(), y.clone()), &ir::add(x.clone(), y.clone())));
+        assert!(same(&make::add(x.clone(), y.clone()), &make::add(x.clone(), y.clone())));
         // Operand order, operator, name, type and the sign of a zero all tell nodes apart.
-        assert!(!same(&ir::add(x.clone(), y.clone()), &ir::add(y.clone(), x.clone())));
-        assert!(!same(&ir::add(x.clone(), y.clone()), &ir::sub(x.clone(), y.clone())));
+        assert!(!same(&make::add(x.clone(), y.clone()), &make::add(y.clone(), x.clone())));
+        assert!(!same(&make::add(x.clone(), y.clone()), &make::sub(x.clone(), y.clone())));
         assert!(!same(&x, &Expr::var_i32("x2")));
         assert!(!same(&x, &Expr::var(loopir::Type::int(16, 1), "x")));
         assert!(!same(&Expr::f32(0.0), &Expr::f32(-0.0)));
@@ -253,10 +235,10 @@ mod tests {
         // operands still count once per use.
         let ctx = Ctx::new();
         let (x, y) = (Expr::var_i32("x"), Expr::var_i32("y"));
-        let e = ir::mul(ir::add(x.clone(), Expr::i32(1)), ir::add(x.clone(), Expr::i32(1)));
+        let e = make::mul(make::add(x.clone(), Expr::i32(1)), make::add(x.clone(), Expr::i32(1)));
         assert_eq!(print_cse(&ctx, &e), "(x + 1)*(x + 1)");
-        let xy = ir::mul(x.clone(), y.clone());
-        let e = ir::add(ir::add(xy.clone(), Expr::i32(1)), ir::add(xy, Expr::i32(2)));
+        let xy = make::mul(x.clone(), y.clone());
+        let e = make::add(make::add(xy.clone(), Expr::i32(1)), make::add(xy, Expr::i32(2)));
         assert_eq!(print_cse(&ctx, &e), "let t0 = (x*y) in ((t0 + 1) + (t0 + 2))");
     }
 
@@ -264,8 +246,8 @@ mod tests {
     fn lets_are_inlined_first_and_names_in_use_are_skipped() {
         let ctx = Ctx::new();
         let (y, z) = (Expr::var_i32("y"), Expr::var_i32("z"));
-        let sq = ir::mul(y.clone(), z.clone());
-        let e = ir::let_in(loopir::name("y"), Expr::var_i32("t0"), ir::add(sq.clone(), sq));
+        let sq = make::mul(y.clone(), z.clone());
+        let e = make::let_in(loopir::name("y"), Expr::var_i32("t0"), make::add(sq.clone(), sq));
         // `t0` is taken by the input, so the first fresh name is `t1`.
         assert_eq!(print_cse(&ctx, &e), "let t1 = (t0*z) in (t1 + t1)");
     }

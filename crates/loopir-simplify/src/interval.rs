@@ -1,10 +1,13 @@
-//! Symbolic intervals `[lo, hi]` whose ends are expressions or infinities (spec §1.1).
+//! Symbolic intervals `[lo, hi]` whose ends are expressions or infinities (`docs/reference/bounds.md` §1.1).
 
+use loopir::constant;
+use loopir::equality;
+use loopir::make;
 use std::fmt;
 
 use loopir::{BinOp, Expr, ExprKind};
 
-use crate::ir::{self, Const};
+use loopir::constant::Const;
 
 /// One end of an [`Interval`].
 #[derive(Clone, Debug)]
@@ -44,7 +47,7 @@ impl Bound {
     pub fn equal(&self, other: &Bound) -> bool {
         match (self, other) {
             (Bound::NegInf, Bound::NegInf) | (Bound::PosInf, Bound::PosInf) => true,
-            (Bound::Finite(a), Bound::Finite(b)) => ir::equal(a, b),
+            (Bound::Finite(a), Bound::Finite(b)) => equality::equal(a, b),
             _ => false,
         }
     }
@@ -147,7 +150,7 @@ impl Interval {
     /// Whether the interval is bounded and its ends are structurally equal.
     pub fn is_single_point(&self) -> bool {
         match (&self.min, &self.max) {
-            (Bound::Finite(a), Bound::Finite(b)) => ir::equal(a, b),
+            (Bound::Finite(a), Bound::Finite(b)) => equality::equal(a, b),
             _ => false,
         }
     }
@@ -155,7 +158,7 @@ impl Interval {
     /// Whether the interval is bounded and both ends equal `e`.
     pub fn is_single_point_of(&self, e: &Expr) -> bool {
         match (&self.min, &self.max) {
-            (Bound::Finite(a), Bound::Finite(b)) => ir::equal(a, e) && ir::equal(b, e),
+            (Bound::Finite(a), Bound::Finite(b)) => equality::equal(a, e) && equality::equal(b, e),
             _ => false,
         }
     }
@@ -205,7 +208,7 @@ impl Interval {
     /// Prints `[lo, hi]` with each end in statement-level form (no outer parentheses).
     pub fn pretty(&self) -> String {
         let end = |b: &Bound| match b {
-            Bound::Finite(e) => ir::pretty(e),
+            Bound::Finite(e) => loopir::print::expr_to_string_implicit(e),
             other => other.to_string(),
         };
         format!("[{}, {}]", end(&self.min), end(&self.max))
@@ -219,7 +222,7 @@ impl fmt::Display for Interval {
 }
 
 fn fold_min_max(op: BinOp, a: &Expr, b: &Expr) -> Option<Expr> {
-    let pick_a = match (ir::const_value(a)?, ir::const_value(b)?) {
+    let pick_a = match (constant::const_value(a)?, constant::const_value(b)?) {
         (Const::Int(x), Const::Int(y)) => x <= y,
         (Const::UInt(x), Const::UInt(y)) => x <= y,
         (Const::Float(x), Const::Float(y)) => x <= y,
@@ -236,11 +239,11 @@ fn as_minmax(e: &Expr, op: BinOp) -> Option<(&Expr, &Expr)> {
     }
 }
 
-/// `op` (Min or Max) of two finite expressions with the peepholes of spec §1.1: equal
+/// `op` (Min or Max) of two finite expressions with the peepholes of `docs/reference/bounds.md` §1.1: equal
 /// operands, constant folding, constants floated to the right and outward, and absorption
 /// of an operand already inside a nested min/max. Looks at most two levels deep.
 pub fn make_min_max_expr(op: BinOp, a: &Expr, b: &Expr) -> Expr {
-    if ir::equal(a, b) {
+    if equality::equal(a, b) {
         return a.clone();
     }
     if let Some(c) = fold_min_max(op, a, b) {
@@ -248,39 +251,39 @@ pub fn make_min_max_expr(op: BinOp, a: &Expr, b: &Expr) -> Expr {
     }
     // Constants go right; two constants that do not fold (of two types, which only
     // ill-typed text gives) stay as they are rather than swap places forever.
-    if ir::is_const(a) && !ir::is_const(b) {
+    if constant::is_const(a) && !constant::is_const(b) {
         return make_min_max_expr(op, b, a);
     }
     if let Some((x, c0)) = as_minmax(a, op)
-        && ir::is_const(c0)
+        && constant::is_const(c0)
     {
-        if ir::is_const(b) {
+        if constant::is_const(b) {
             if let Some(c) = fold_min_max(op, c0, b) {
-                return ir::binary(op, x.clone(), c);
+                return make::binary(op, x.clone(), c);
             }
         } else {
-            return ir::binary(op, ir::binary(op, x.clone(), b.clone()), c0.clone());
+            return make::binary(op, make::binary(op, x.clone(), b.clone()), c0.clone());
         }
     }
     if let Some((y, c0)) = as_minmax(b, op)
-        && ir::is_const(c0)
+        && constant::is_const(c0)
     {
-        return ir::binary(op, ir::binary(op, a.clone(), y.clone()), c0.clone());
+        return make::binary(op, make::binary(op, a.clone(), y.clone()), c0.clone());
     }
     if let Some((x, y)) = as_minmax(a, op)
-        && (ir::equal(x, b) || ir::equal(y, b))
+        && (equality::equal(x, b) || equality::equal(y, b))
     {
         return a.clone();
     }
     if let Some((x, y)) = as_minmax(b, op)
-        && (ir::equal(x, a) || ir::equal(y, a))
+        && (equality::equal(x, a) || equality::equal(y, a))
     {
         return b.clone();
     }
-    ir::binary(op, a.clone(), b.clone())
+    make::binary(op, a.clone(), b.clone())
 }
 
-/// An eagerly simplified maximum that understands infinities (spec §1.1).
+/// An eagerly simplified maximum that understands infinities (`docs/reference/bounds.md` §1.1).
 pub fn make_max(a: &Bound, b: &Bound) -> Bound {
     match (a, b) {
         (Bound::PosInf, _) | (_, Bound::PosInf) => Bound::PosInf,
@@ -289,7 +292,7 @@ pub fn make_max(a: &Bound, b: &Bound) -> Bound {
     }
 }
 
-/// An eagerly simplified minimum that understands infinities (spec §1.1).
+/// An eagerly simplified minimum that understands infinities (`docs/reference/bounds.md` §1.1).
 pub fn make_min(a: &Bound, b: &Bound) -> Bound {
     match (a, b) {
         (Bound::NegInf, _) | (_, Bound::NegInf) => Bound::NegInf,
@@ -298,7 +301,7 @@ pub fn make_min(a: &Bound, b: &Bound) -> Bound {
     }
 }
 
-/// An upper bound on `i.hi - i.lo` (spec §1.8), peeling a common right operand off
+/// An upper bound on `i.hi - i.lo` (`docs/reference/bounds.md` §1.8), peeling a common right operand off
 /// matching pairs of ends: `(a + c) - (b + c) = a - b` (likewise for `-`), and since min
 /// and max change by at most as much as their operand, `min(a, c) - min(b, c) <=
 /// max(a - b, 0)` (likewise for max). Otherwise the plain difference. None when the
@@ -310,19 +313,19 @@ pub fn span_of_bounds(i: &Interval) -> Option<Expr> {
 fn span(lo: &Expr, hi: &Expr) -> Expr {
     if let (ExprKind::Binary(op_h, a_h, b_h), ExprKind::Binary(op_l, a_l, b_l)) = (hi.kind(), lo.kind())
         && op_h == op_l
-        && ir::equal(b_h, b_l)
+        && equality::equal(b_h, b_l)
     {
         match op_h {
             BinOp::Add | BinOp::Sub => return span(a_l, a_h),
             BinOp::Min | BinOp::Max => {
                 let inner = span(a_l, a_h);
-                let zero = ir::zero(inner.ty());
-                return ir::max(inner, zero);
+                let zero = constant::make_zero(inner.ty());
+                return make::max(inner, zero);
             }
             _ => {}
         }
     }
-    ir::sub(hi.clone(), lo.clone())
+    make::sub(hi.clone(), lo.clone())
 }
 
 #[cfg(test)]
@@ -364,16 +367,16 @@ mod tests {
     #[test]
     fn i03_peepholes() {
         assert_eq!(make_max(&fin(c(3)), &fin(c(5))).to_string(), "5");
-        let mx3 = ir::max(x(), c(3));
+        let mx3 = make::max(x(), c(3));
         assert_eq!(make_max(&fin(mx3.clone()), &fin(c(5))).to_string(), "max(x, 5)");
         assert_eq!(make_max(&fin(mx3), &fin(y())).to_string(), "max(max(x, y), 3)");
-        let mxy = ir::max(x(), y());
+        let mxy = make::max(x(), y());
         match make_max(&fin(mxy.clone()), &fin(y())) {
             Bound::Finite(e) => assert!(e.same_as(&mxy)),
             other => panic!("unexpected {other}"),
         }
         assert_eq!(make_min(&fin(c(7)), &fin(x())).to_string(), "min(x, 7)");
-        assert_eq!(make_min(&fin(x()), &fin(ir::min(y(), c(2)))).to_string(), "min(min(x, y), 2)");
+        assert_eq!(make_min(&fin(x()), &fin(make::min(y(), c(2)))).to_string(), "min(min(x, y), 2)");
     }
 
     #[test]
@@ -395,17 +398,26 @@ mod tests {
 
     #[test]
     fn span_peels_common_offsets() {
-        let i = Interval::new(ir::add(x(), c(3)), ir::add(y(), c(3)));
-        assert_eq!(span_of_bounds(&i).map(|e| ir::pretty(&e)), Some("y - x".to_owned()));
-        assert_eq!(span_of_bounds(&Interval::everything()).map(|e| ir::pretty(&e)), None);
-        let m = Interval::new(ir::min(x(), c(5)), ir::min(y(), c(5)));
-        assert_eq!(span_of_bounds(&m).map(|e| ir::pretty(&e)), Some("max(y - x, 0)".to_owned()));
+        let i = Interval::new(make::add(x(), c(3)), make::add(y(), c(3)));
+        assert_eq!(
+            span_of_bounds(&i).map(|e| loopir::print::expr_to_string_implicit(&e)),
+            Some("y - x".to_owned())
+        );
+        assert_eq!(
+            span_of_bounds(&Interval::everything()).map(|e| loopir::print::expr_to_string_implicit(&e)),
+            None
+        );
+        let m = Interval::new(make::min(x(), c(5)), make::min(y(), c(5)));
+        assert_eq!(
+            span_of_bounds(&m).map(|e| loopir::print::expr_to_string_implicit(&e)),
+            Some("max(y - x, 0)".to_owned())
+        );
     }
 
     #[test]
     fn i06_deep_equality_points() {
-        let a = ir::mul(c(40), c(8));
-        let b = ir::mul(c(40), c(8));
+        let a = make::mul(c(40), c(8));
+        let b = make::mul(c(40), c(8));
         assert!(Interval::new(a, b).is_single_point());
         assert_eq!(Interval::everything().to_string(), "[neg_inf, pos_inf]");
     }

@@ -9,9 +9,10 @@
 //! bounds inference on a 512-stage inlined chain. It also makes every entry point
 //! (`boxes_required` on parsed text included) agree with the passes.
 
-use loopir::{CallType, Expr, ExprKind};
+use loopir::constant;
+use loopir::{CallType, Expr, ExprKind, Intrinsic};
 
-use crate::ir::{self, Const};
+use loopir::constant::Const;
 
 /// Whether `name` is one of Halide's math functions (`<base>_f16`, `_f32` or `_f64`).
 fn is_pure_math(name: &str) -> bool {
@@ -42,13 +43,13 @@ pub(crate) fn fold_call(e: &Expr) -> Option<Expr> {
     let ExprKind::Call { name, args, call_type, value_index } = e.kind() else { return None };
     let pure = match effective_call_type(name, *call_type, *value_index) {
         CallType::PureExtern => true,
-        CallType::PureIntrinsic | CallType::Intrinsic => name.as_ref() == "round",
+        CallType::PureIntrinsic | CallType::Intrinsic => e.is_intrinsic(Intrinsic::Round),
         _ => false,
     };
     if !pure {
         return None;
     }
-    let float = |x: &Expr| match ir::const_value(x) {
+    let float = |x: &Expr| match constant::const_value(x) {
         Some(Const::Float(v)) if x.ty().is_scalar() && x.ty().is_float() => Some(v),
         _ => None,
     };
@@ -56,7 +57,7 @@ pub(crate) fn fold_call(e: &Expr) -> Option<Expr> {
         match n {
             "ceil_f32" => Some(f64::ceil),
             "floor_f32" => Some(f64::floor),
-            "round" => Some(f64::round_ties_even),
+            _ if n == Intrinsic::Round.name() => Some(f64::round_ties_even),
             "trunc_f32" => Some(f64::trunc),
             _ => None,
         }
@@ -84,11 +85,11 @@ pub(crate) fn fold_call(e: &Expr) -> Option<Expr> {
     match args.as_slice() {
         [x] => {
             if let Some(f) = unary(name) {
-                return float(x).map(|v| ir::make_float(x.ty(), f(v)));
+                return float(x).map(|v| constant::make_float(x.ty(), f(v)));
             }
             let f = rounding(name)?;
             if let Some(v) = float(x) {
-                return Some(ir::make_float(x.ty(), f(v)));
+                return Some(constant::make_float(x.ty(), f(v)));
             }
             // floor(ceil(x)) is ceil(x): the inner value is already an integer.
             match x.kind() {
@@ -110,7 +111,7 @@ pub(crate) fn fold_call(e: &Expr) -> Option<Expr> {
                 "pow_f32" => f64::powf,
                 _ => return None,
             };
-            Some(ir::make_float(x.ty(), f(float(x)?, float(y)?)))
+            Some(constant::make_float(x.ty(), f(float(x)?, float(y)?)))
         }
         _ => None,
     }

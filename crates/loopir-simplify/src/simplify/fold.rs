@@ -1,4 +1,4 @@
-//! Constant folding with Halide's integer semantics (spec §0.3, §1.5.12).
+//! Constant folding with Halide's integer semantics (`docs/reference/bounds.md` §0.3, §1.5.12).
 //!
 //! * Int(32) and Int(64) never wrap: a result that does not fit is an overflow, which the
 //!   caller materialises as `signed_integer_overflow(k)`.
@@ -8,7 +8,8 @@
 
 use loopir::{BinOp, Type};
 
-use crate::ir::{Const, no_overflow_int, wrap_int};
+use crate::overflow::no_overflow_int;
+use loopir::constant::{Const, wrap_int};
 
 /// The outcome of folding one operation on constants.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,7 +109,7 @@ pub fn fold_binary(op: BinOp, ty: Type, a: Const, b: Const) -> Option<Folded> {
 
 /// Folds a conversion of the constant `c` to `to`. A value that does not fit a
 /// no-overflow integer type is an overflow (Halide wraps here; the crate must not, spec
-/// §1.5.12 rule 5). Float-to-integer conversions truncate toward zero; an out-of-range
+/// `docs/reference/bounds.md` §1.5.12 rule 5). Float-to-integer conversions truncate toward zero; an out-of-range
 /// one into a wrapping type is left unfolded (`None`).
 pub fn fold_cast(to: Type, c: Const) -> Option<Folded> {
     let elem = to.element_of();

@@ -6,6 +6,7 @@
 //! context (several results are often combined later and must not capture each other's
 //! temporaries).
 
+use loopir::free_vars;
 use std::cell::{Cell, RefCell};
 
 use loopir::address_map::AddressMap;
@@ -16,12 +17,12 @@ use rustc_hash::FxHashMap;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// Halide's float-modulo rule `[0, max(b.hi, -b.lo)]` instead of the sound
-    /// `[min(0, b.lo), max(0, b.hi)]` (spec §1.5.6).
+    /// `[min(0, b.lo), max(0, b.hi)]` (`docs/reference/bounds.md` §1.5.6).
     pub compat_float_mod: bool,
     /// Replace overflow markers in `boxes_touched` results by zero, as Halide does, instead
-    /// of widening the affected ends to infinity (spec §1.5.12).
+    /// of widening the affected ends to infinity (`docs/reference/bounds.md` §1.5.12).
     pub compat_purify: bool,
-    /// Halide's handling of varying `if` conditions in the box walker (spec §1.7): the
+    /// Halide's handling of varying `if` conditions in the box walker (`docs/reference/bounds.md` §1.7): the
     /// condition is not split at `&&`, only an outer `likely` tag is stripped, and every
     /// LetStmt that depends on a tightened variable is rebound to two fresh `t` names
     /// (drawn in Halide's order) whose definitions wrap the box ends on the way out,
@@ -54,8 +55,8 @@ pub struct Ctx {
     overflow_tag: Cell<i64>,
     /// Fresh names and tags drawn so far, of all three kinds (see [`Ctx::draws`]).
     draws: Cell<u64>,
-    free_vars: RefCell<crate::ir::FreeVarCache>,
-    hashes: std::rc::Rc<RefCell<crate::ir::HashCache>>,
+    free_vars: RefCell<loopir::free_vars::FreeVarCache>,
+    hashes: std::rc::Rc<RefCell<loopir::hash::HashCache>>,
     /// Results of fact-free simplification (no variable ranges, outside any let), which
     /// are their own fixed points: merging K boxes re-simplifies the growing min/max
     /// chain with a fresh simplifier each time, and without this every merge re-walked
@@ -69,6 +70,8 @@ pub struct Ctx {
     /// structure rather than address (see [`crate::simplify::ByStructure`]).
     simplified_by_structure: RefCell<crate::simplify::ByStructure>,
     stats: Cell<Stats>,
+    /// How often each rewrite rule fired, by name, once [`Ctx::record_rules`] was called.
+    rules_fired: RefCell<Option<FxHashMap<&'static str, u64>>>,
 }
 
 impl Ctx {
@@ -131,19 +134,55 @@ impl Ctx {
         self.draws.get()
     }
 
+    /// Starts counting how often each rewrite rule of the simplifier fires (see
+    /// [`Ctx::rules_fired`]); off by default, as it costs a table update per rewrite.
+    pub fn record_rules(&self) {
+        self.rules_fired.borrow_mut().get_or_insert_with(FxHashMap::default);
+    }
+
+    /// The rewrite rules that fired since [`Ctx::record_rules`], each with its count, most
+    /// frequent first. A rule is named after the line of the reference's simplifier it
+    /// was taken from (`Simplify_Min.cpp:57`).
+    ///
+    /// ```
+    /// use loopir_simplify::{Ctx, simplify_expr};
+    /// let ctx = Ctx::new();
+    /// ctx.record_rules();
+    /// let e = loopir::parse_expr("min(x, x)").unwrap();
+    /// assert_eq!(simplify_expr(&ctx, &e).to_string(), "x");
+    /// let fired = ctx.rules_fired();
+    /// assert_eq!(fired.len(), 1);
+    /// assert!(fired[0].0.starts_with("Simplify_Min.cpp:"));
+    /// ```
+    pub fn rules_fired(&self) -> Vec<(&'static str, u64)> {
+        let mut fired: Vec<(&'static str, u64)> =
+            self.rules_fired.borrow().iter().flatten().map(|(n, k)| (*n, *k)).collect();
+        fired.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        fired
+    }
+
+    /// Counts one firing of the rule `name`, if rules are being recorded.
+    pub(crate) fn note_rule(&self, name: &'static str) {
+        if let Some(counts) = self.rules_fired.borrow_mut().as_mut() {
+            *counts.entry(name).or_insert(0) += 1;
+        }
+    }
+
     /// The work counters so far.
     pub fn stats(&self) -> Stats {
         self.stats.get()
     }
 
-    pub(crate) fn count(&self, f: impl FnOnce(&mut Stats)) {
+    /// Adds to the work counters (the analyses built on the simplifier count their own
+    /// work here too, for the complexity guards).
+    pub fn count(&self, f: impl FnOnce(&mut Stats)) {
         let mut s = self.stats.get();
         f(&mut s);
         self.stats.set(s);
     }
 
     /// Whether `e` is known to be the result of a fact-free simplification.
-    pub(crate) fn is_simplified(&self, e: &Expr) -> bool {
+    pub fn is_simplified(&self, e: &Expr) -> bool {
         self.simplified.borrow().contains_key(&e.as_ptr().cast::<()>())
     }
 
@@ -161,7 +200,7 @@ impl Ctx {
     }
 
     /// Records `e` as the result of a fact-free simplification.
-    pub(crate) fn note_simplified(&self, e: &Expr) {
+    pub fn note_simplified(&self, e: &Expr) {
         self.simplified.borrow_mut().entry(e.as_ptr().cast::<()>()).or_insert_with(|| e.clone());
     }
 
@@ -175,17 +214,17 @@ impl Ctx {
         self.constant_bounds.borrow_mut().entry(e.as_ptr().cast::<()>()).or_insert_with(|| (e.clone(), ci));
     }
 
-    /// Installs this context's structural-hash cache for [`crate::ir::equal`] on the
+    /// Installs this context's structural-hash cache for [`loopir::equality::equal`] on the
     /// current thread until the returned guard drops.
-    pub(crate) fn hash_scope(&self) -> crate::ir::HashScope {
-        crate::ir::HashScope::install(&self.hashes)
+    pub fn hash_scope(&self) -> loopir::hash::HashScope {
+        loopir::hash::HashScope::install(&self.hashes)
     }
 
     /// The free variables of `e` (sorted, deduplicated), cached per node so that repeated
     /// queries over a DAG cost O(1) amortised per node; `None` when there are more than
-    /// [`crate::ir::MAX_TRACKED_FREE_VARS`].
-    pub fn free_vars(&self, e: &Expr) -> crate::ir::FreeVars {
-        crate::ir::free_vars_cached(e, &self.free_vars)
+    /// [`free_vars::MAX_TRACKED_FREE_VARS`].
+    pub fn free_vars(&self, e: &Expr) -> free_vars::FreeVars {
+        loopir::free_vars::free_vars_cached(e, &self.free_vars)
     }
 
     /// Whether `e` mentions the variable `name` freely (conservatively true for an
@@ -193,7 +232,7 @@ impl Ctx {
     pub fn uses_var(&self, e: &Expr, name: &str) -> bool {
         match self.free_vars(e) {
             Some(fv) => fv.binary_search_by(|n| n.as_ref().cmp(name)).is_ok(),
-            None => crate::ir::mentions_var(e, name),
+            None => free_vars::mentions_var(e, name),
         }
     }
 }

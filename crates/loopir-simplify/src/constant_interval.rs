@@ -1,5 +1,5 @@
 //! `ConstantInterval`: a numeric interval over i64 whose ends may each be absent (spec
-//! §1.2). It is never empty. The simplifier attaches one to every integer subexpression.
+//! `docs/reference/bounds.md` §1.2). It is never empty. The simplifier attaches one to every integer subexpression.
 
 use std::fmt;
 

@@ -1,4 +1,4 @@
-//! A memoised expression simplifier producing Halide's canonical forms (spec §1.4).
+//! A memoised expression simplifier producing Halide's canonical forms (`docs/reference/bounds.md` §1.4).
 //!
 //! The simplifier rewrites bottom-up. Each simplified node carries a
 //! [`ConstantInterval`] of the values it can take (from constants, the ranges of
@@ -15,19 +15,24 @@
 pub mod fold;
 mod pattern;
 pub mod prove;
-mod rule_tables;
 pub mod rules;
+mod tables;
 
+use crate::overflow;
 use loopir::address_map::AddressMap;
-use loopir::equality::with_stack;
-use loopir::{CallType, Expr, ExprKind, ExprNode, Name, Type};
+use loopir::constant;
+use loopir::equality;
+use loopir::hash;
+use loopir::make;
+use loopir::stack::with_stack;
+use loopir::{CallType, Expr, ExprKind, ExprNode, Intrinsic, Name, Type};
 use rustc_hash::FxHashMap;
 
 use crate::constant_interval::ConstantInterval;
 use crate::ctx::Ctx;
 use crate::interval::{Bound, Interval};
-use crate::ir::{self, Const};
 use crate::scope::Scope;
+use loopir::constant::Const;
 
 pub use prove::{can_prove, prove_equal};
 
@@ -46,6 +51,27 @@ pub fn simplify_expr(ctx: &Ctx, e: &Expr) -> Expr {
 pub fn simplify_interval(ctx: &Ctx, i: &Interval, bounds: &Scope<'_, Interval>) -> Interval {
     let mut s = Simplifier::new(ctx, bounds);
     Interval { min: i.min.map(|e| s.simplify(e)), max: i.max.map(|e| s.simplify(e)) }
+}
+
+/// Halide's `should_commute(a, b)`: whether the operands of a commutative node swap, so
+/// that the node kind that ranks higher in Halide's order of IR nodes comes first and
+/// variables sort by name.
+pub(crate) fn should_commute(a: &Expr, b: &Expr) -> bool {
+    let (ra, rb) = (a.node_type_rank(), b.node_type_rank());
+    if ra != rb {
+        return ra < rb;
+    }
+    match (a.kind(), b.kind()) {
+        (ExprKind::Variable(x), ExprKind::Variable(y)) => x.as_bytes() > y.as_bytes(),
+        _ => false,
+    }
+}
+
+/// Whether a binary node with operands `a` and `b` pairs a float with a non-float: text
+/// the reference never prints (its IR is typed), which the parser keeps as written. The
+/// simplifier leaves such a node as it is, and its rules do not look inside one.
+pub(crate) fn operands_differ_in_kind(a: &Expr, b: &Expr) -> bool {
+    a.ty().is_float() != b.ty().is_float()
 }
 
 /// How a variable is known inside the expression being simplified.
@@ -67,7 +93,7 @@ type MemoKey = (*const ExprNode, u64);
 /// address simplified every copy from scratch, and division is the simplifier's costliest
 /// node (its rules build sums and quotients that go through the rules again), so a
 /// pyramid of `L` levels paid about 23k instructions a level for Θ(L²) levels. Keyed by
-/// structural hash (confirmed by [`ir::equal`]), each distinct chain is simplified once and
+/// structural hash (confirmed by [`equality::equal`]), each distinct chain is simplified once and
 /// a copy costs a hash and a comparison. Only divisions and remainders are keyed this way:
 /// hashing every node would cost more than it saves on the workloads without such chains.
 ///
@@ -82,7 +108,7 @@ impl ByStructure {
     /// The result recorded for an expression equal to `e` (whose structural hash is
     /// `hash`) in `epoch`.
     pub(crate) fn get(&self, hash: u64, epoch: u64, e: &Expr) -> Option<Expr> {
-        self.entries.get(&(hash, epoch))?.iter().find(|(x, _)| ir::equal(x, e)).map(|(_, r)| r.clone())
+        self.entries.get(&(hash, epoch))?.iter().find(|(x, _)| equality::equal(x, e)).map(|(_, r)| r.clone())
     }
 
     /// Records `r` as the result for `e` (whose structural hash is `hash`) in `epoch`.
@@ -170,7 +196,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             return e.clone();
         }
         let _hashes = self.ctx.hash_scope();
-        let hash = if keyed_by_structure(e) { ir::installed_hash(e) } else { None };
+        let hash = if keyed_by_structure(e) { hash::installed_hash(e) } else { None };
         if let Some(h) = hash {
             let found = if fact_free {
                 self.ctx.simplified_like(h, e)
@@ -228,7 +254,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             }
             ExprKind::Reinterpret(a) => {
                 let na = self.simplify(a);
-                if na.same_as(a) { e.clone() } else { ir::with_children(e, vec![na]) }
+                if na.same_as(a) { e.clone() } else { e.with_children(vec![na]) }
             }
             ExprKind::Binary(op, a, b) => {
                 let (a, b) = (self.simplify(a), self.simplify(b));
@@ -246,7 +272,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             ExprKind::Call { args, call_type, .. } => {
                 let new_args: Vec<Expr> = args.iter().map(|a| self.simplify(a)).collect();
                 let changed = new_args.iter().zip(args).any(|(n, o)| !n.same_as(o));
-                let rebuilt = if changed { ir::with_children(e, new_args) } else { e.clone() };
+                let rebuilt = if changed { e.with_children(new_args) } else { e.clone() };
                 let r = if matches!(call_type, CallType::Intrinsic | CallType::PureIntrinsic) {
                     self.intrinsic(&rebuilt).unwrap_or(rebuilt)
                 } else {
@@ -256,9 +282,9 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             }
             ExprKind::Broadcast { value, lanes } => {
                 let v = self.simplify(value);
-                if ir::is_overflow_marker(&v) {
+                if overflow::is_overflow_marker(&v) {
                     // As the reference: a broadcast marker is a fresh vector marker.
-                    return ir::overflow_marker(e.ty(), self.ctx.overflow_tag());
+                    return overflow::overflow_marker(e.ty(), self.ctx.overflow_tag());
                 }
                 if v.same_as(value) {
                     e.clone()
@@ -269,7 +295,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             ExprKind::Load { .. }
             | ExprKind::Ramp { .. }
             | ExprKind::Shuffle { .. }
-            | ExprKind::VectorReduce { .. } => ir::rebuild_with(e, |c| self.simplify(c)),
+            | ExprKind::VectorReduce { .. } => e.map_children(|c| self.simplify(c)),
         }
     }
 
@@ -283,7 +309,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             None => (LetBinding::Subst(v.clone()), None),
             Some(r) if !r.same_as(&v) => {
                 let inner_name = loopir::name(&format!("{name}.s"));
-                let inner_var = ir::var(r.ty(), inner_name.clone());
+                let inner_var = loopir::Expr::var(r.ty(), inner_name.clone());
                 (LetBinding::Subst(self.simplify(&rebuild(inner_var))), Some((inner_name, r.clone())))
             }
             Some(_) => (LetBinding::Range(self.constant_bounds(&v)), None),
@@ -310,11 +336,11 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         }
         let result = if let Some((n, r)) = inner {
             // Like Halide, `let t = v in t` is kept (no rule collapses it).
-            if !self.ctx.uses_var(&b, &n) { b } else { ir::let_in(n, r, b) }
+            if !self.ctx.uses_var(&b, &n) { b } else { make::let_in(n, r, b) }
         } else if substituted || !self.ctx.uses_var(&b, name) {
             b
         } else {
-            ir::let_in(name.clone(), v, b)
+            make::let_in(name.clone(), v, b)
         };
         self.let_info |= self.epoch == 0;
         self.info.insert((result.as_ptr(), self.epoch), (result.clone(), body_info));
@@ -388,7 +414,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 };
                 // No-overflow types keep every known end (the value is in range anyway);
                 // wrapping types may land anywhere in their range when an end overflows.
-                if ir::no_overflow_int(ty) { r } else { r.cast_to(ty) }
+                if overflow::no_overflow_int(ty) { r } else { r.cast_to(ty) }
             }
             ExprKind::Not(_) => ConstantInterval::bounded(0, 1),
             ExprKind::Select(_, t, f) => {
@@ -399,15 +425,16 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 let (b, s) = (self.constant_bounds(base), self.constant_bounds(stride));
                 (b + s * ConstantInterval::bounded(0, *lanes as i64 - 1)).cast_to(ty)
             }
-            ExprKind::Call {
-                name, args, call_type: CallType::Intrinsic | CallType::PureIntrinsic, ..
-            } => match (name.as_ref(), args.as_slice()) {
-                (
-                    "likely" | "likely_if_innermost" | "promise_clamped" | "unsafe_promise_clamped",
+            ExprKind::Call { .. } => match e.as_intrinsic() {
+                Some((
+                    Intrinsic::Likely
+                    | Intrinsic::LikelyIfInnermost
+                    | Intrinsic::PromiseClamped
+                    | Intrinsic::UnsafePromiseClamped,
                     [x, ..],
-                ) => self.constant_bounds(x),
-                ("abs", [x]) => self.constant_bounds(x).abs().cast_to(ty),
-                ("bitwise_and", [x, y]) => {
+                )) => self.constant_bounds(x),
+                Some((Intrinsic::Abs, [x])) => self.constant_bounds(x).abs().cast_to(ty),
+                Some((Intrinsic::BitwiseAnd, [x, y])) => {
                     let (p, q) = (self.constant_bounds(x), self.constant_bounds(y));
                     match (p.is_non_negative(), q.is_non_negative()) {
                         (true, true) => {
@@ -433,8 +460,9 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
         }
         match self.bounds.and_then(|b| b.find(name)) {
             Some(i) => {
-                let end =
-                    |b: &Bound| b.as_expr().and_then(ir::as_const_i128).and_then(|v| i64::try_from(v).ok());
+                let end = |b: &Bound| {
+                    b.as_expr().and_then(constant::as_const_i128).and_then(|v| i64::try_from(v).ok())
+                };
                 if i.is_empty() {
                     ConstantInterval::everything()
                 } else {
@@ -448,20 +476,20 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
     /// Folds a constant into an immediate of `ty`, or an overflow marker.
     fn folded(&self, ty: Type, f: fold::Folded) -> Expr {
         match f {
-            fold::Folded::Value(c) => ir::make_const_value(ty, c),
-            fold::Folded::Overflow => ir::overflow_marker(ty, self.ctx.overflow_tag()),
+            fold::Folded::Value(c) => constant::make_const_value(ty, c),
+            fold::Folded::Overflow => overflow::overflow_marker(ty, self.ctx.overflow_tag()),
         }
     }
 
     fn cast(&mut self, ty: Type, a: Expr) -> Expr {
         // The reference casts an overflow marker to a fresh marker of the new type.
-        if ir::is_overflow_marker(&a) {
-            return ir::overflow_marker(ty, self.ctx.overflow_tag());
+        if overflow::is_overflow_marker(&a) {
+            return overflow::overflow_marker(ty, self.ctx.overflow_tag());
         }
         if a.ty() == ty {
             return a;
         }
-        if let Some(c) = ir::const_value(&a)
+        if let Some(c) = constant::const_value(&a)
             && let Some(f) = fold::fold_cast(ty, c)
         {
             return self.folded(ty, f);
@@ -506,54 +534,57 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             }
             _ => {}
         }
-        ir::cast(ty, a)
+        make::cast(ty, a)
     }
 
     fn intrinsic(&mut self, e: &Expr) -> Option<Expr> {
-        let (name, args) = ir::intrinsic_name(e)?;
+        use Intrinsic as I;
+        let (intrinsic, args) = e.as_intrinsic()?;
         let ty = e.ty();
-        match (name, args) {
-            ("abs", [x]) => {
-                let c = ir::const_value(x)?;
+        match (intrinsic, args) {
+            (I::Abs, [x]) => {
+                let c = constant::const_value(x)?;
                 let v = match c {
                     Const::Int(v) => Const::UInt((v as i128).unsigned_abs() as u64),
                     Const::UInt(v) => Const::UInt(v),
                     Const::Float(f) => Const::Float(f.abs()),
                 };
-                Some(ir::make_const_value(ty, v))
+                Some(constant::make_const_value(ty, v))
             }
-            ("bitwise_and" | "bitwise_or" | "bitwise_xor", [x, y]) => {
-                let (a, b) = (ir::as_const_i128(x)?, ir::as_const_i128(y)?);
-                let r = match name {
-                    "bitwise_and" => a & b,
-                    "bitwise_or" => a | b,
+            (I::BitwiseAnd | I::BitwiseOr | I::BitwiseXor, [x, y]) => {
+                let (a, b) = (constant::as_const_i128(x)?, constant::as_const_i128(y)?);
+                let r = match intrinsic {
+                    I::BitwiseAnd => a & b,
+                    I::BitwiseOr => a | b,
                     _ => a ^ b,
                 };
-                Some(ir::make_const(ty, r))
+                Some(constant::make_const(ty, r))
             }
-            ("absd", [x, y]) => {
-                let (a, b) = (ir::const_value(x)?, ir::const_value(y)?);
+            (I::Absd, [x, y]) => {
+                let (a, b) = (constant::const_value(x)?, constant::const_value(y)?);
                 let v = match (a, b) {
                     (Const::Float(p), Const::Float(q)) => Const::Float((p - q).abs()),
-                    _ => Const::UInt((ir::as_const_i128(x)? - ir::as_const_i128(y)?).unsigned_abs() as u64),
+                    _ => Const::UInt(
+                        (constant::as_const_i128(x)? - constant::as_const_i128(y)?).unsigned_abs() as u64,
+                    ),
                 };
-                Some(ir::make_const_value(ty, v))
+                Some(constant::make_const_value(ty, v))
             }
-            ("popcount" | "count_leading_zeros" | "count_trailing_zeros", [x]) => {
-                let v = ir::as_const_i128(x)?;
+            (I::Popcount | I::CountLeadingZeros | I::CountTrailingZeros, [x]) => {
+                let v = constant::as_const_i128(x)?;
                 let bits = x.ty().bits() as u32;
                 let mask: u128 = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
                 let u = (v as u128) & mask;
-                let r = match name {
-                    "popcount" => u.count_ones(),
-                    "count_leading_zeros" => u.leading_zeros() - (128 - bits),
+                let r = match intrinsic {
+                    I::Popcount => u.count_ones(),
+                    I::CountLeadingZeros => u.leading_zeros() - (128 - bits),
                     _ => u.trailing_zeros().min(bits),
                 };
-                Some(ir::make_const(ty, r as i128))
+                Some(constant::make_const(ty, r as i128))
             }
-            ("bitwise_not", [x]) => Some(ir::make_const(ty, !ir::as_const_i128(x)?)),
-            ("shift_left" | "shift_right", [x, y]) if x.ty().is_int() || x.ty().is_uint() => {
-                Some(self.shift(name == "shift_left", ty, x.clone(), y.clone()))
+            (I::BitwiseNot, [x]) => Some(constant::make_const(ty, !constant::as_const_i128(x)?)),
+            (I::ShiftLeft | I::ShiftRight, [x, y]) if x.ty().is_int() || x.ty().is_uint() => {
+                Some(self.shift(intrinsic == I::ShiftLeft, ty, x.clone(), y.clone()))
             }
             _ => None,
         }
@@ -565,8 +596,8 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
     /// sign bit of a signed type into a select, and by the type's width or more into an
     /// overflow marker), and `x << (0 - y)` is `x >> y`.
     fn shift(&mut self, left: bool, ty: Type, a: Expr, b: Expr) -> Expr {
-        let name = |left: bool| if left { "shift_left" } else { "shift_right" };
-        if ir::is_const_zero(&b) {
+        let shift = |left: bool| if left { Intrinsic::ShiftLeft } else { Intrinsic::ShiftRight };
+        if constant::is_const_zero(&b) {
             return a;
         }
         let mut left_now = left;
@@ -577,40 +608,48 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             self.cast(unsigned, b)
         } else if bt.is_int() && cb.max.is_some_and(|m| m <= 0) {
             left_now = !left_now;
-            let negated = self.sub(ir::zero(bt), b);
+            let negated = self.sub(constant::make_zero(bt), b);
             self.cast(unsigned, negated)
         } else {
             b
         };
         if b.ty().is_uint()
-            && let Some(k) = ir::as_const_i128(&b)
+            && let Some(k) = constant::as_const_i128(&b)
         {
             let bits = i128::from(ty.bits());
             if k >= bits {
-                return ir::overflow_marker(ty, self.ctx.overflow_tag());
+                return overflow::overflow_marker(ty, self.ctx.overflow_tag());
             }
             if a.ty().is_uint() || k < bits - 1 {
-                let factor = ir::make_const(ty, 1i128 << k);
+                let factor = constant::make_const(ty, 1i128 << k);
                 return if left_now { self.mul(a, factor) } else { self.div(a, factor) };
             }
             // A signed shift by the sign bit's position: only the lowest bit survives a
             // left shift, only the sign a right one.
             let e = if left_now {
-                let low = ir::intrinsic(ty, "bitwise_and", vec![a, ir::make_const(ty, 1)]);
-                ir::select(ir::ne(low, ir::zero(ty)), ir::make_const(ty, 1i128 << k), ir::zero(ty))
+                let low = Intrinsic::BitwiseAnd.call(ty, vec![a, constant::make_const(ty, 1)]);
+                make::select(
+                    make::ne(low, constant::make_zero(ty)),
+                    constant::make_const(ty, 1i128 << k),
+                    constant::make_zero(ty),
+                )
             } else {
-                ir::select(ir::lt(a, ir::zero(ty)), ir::make_const(ty, -1), ir::zero(ty))
+                make::select(
+                    make::lt(a, constant::make_zero(ty)),
+                    constant::make_const(ty, -1),
+                    constant::make_zero(ty),
+                )
             };
             return self.simplify(&e);
         }
         if b.ty().is_int()
             && let ExprKind::Binary(loopir::BinOp::Sub, z, s) = b.kind()
-            && ir::is_const_zero(z)
+            && constant::is_const_zero(z)
         {
-            let flipped = ir::intrinsic(ty, name(!left_now), vec![a, s.clone()]);
+            let flipped = shift(!left_now).call(ty, vec![a, s.clone()]);
             return self.simplify(&flipped);
         }
-        ir::intrinsic(ty, name(left_now), vec![a, b])
+        shift(left_now).call(ty, vec![a, b])
     }
 }
 
@@ -623,7 +662,7 @@ fn peel(v: &Expr) -> (Option<Expr>, Rebuild) {
     use loopir::BinOp as B;
     let mut cur = v.clone();
     let mut layers: Vec<Rebuild> = Vec::new();
-    let leafish = |e: &Expr| ir::is_const(e) || e.as_variable().is_some();
+    let leafish = |e: &Expr| constant::is_const(e) || e.as_variable().is_some();
     let remainder = loop {
         if leafish(&cur) {
             break None;
@@ -631,27 +670,27 @@ fn peel(v: &Expr) -> (Option<Expr>, Rebuild) {
         let next = match cur.kind() {
             ExprKind::Binary(op @ (B::Add | B::Mul | B::Sub), a, b) if leafish(b) => {
                 let (op, b) = (*op, b.clone());
-                layers.push(Box::new(move |x| ir::binary(op, x, b.clone())));
+                layers.push(Box::new(move |x| make::binary(op, x, b.clone())));
                 a.clone()
             }
             ExprKind::Binary(B::Add, a, b) if a.as_variable().is_some() => {
                 let a = a.clone();
-                layers.push(Box::new(move |x| ir::add(a.clone(), x)));
+                layers.push(Box::new(move |x| make::add(a.clone(), x)));
                 b.clone()
             }
-            ExprKind::Binary(B::Sub, a, b) if ir::is_const(a) => {
+            ExprKind::Binary(B::Sub, a, b) if constant::is_const(a) => {
                 let a = a.clone();
-                layers.push(Box::new(move |x| ir::sub(a.clone(), x)));
+                layers.push(Box::new(move |x| make::sub(a.clone(), x)));
                 b.clone()
             }
-            ExprKind::Binary(op @ (B::Div | B::Mod | B::Min | B::Max), a, b) if ir::is_const(b) => {
+            ExprKind::Binary(op @ (B::Div | B::Mod | B::Min | B::Max), a, b) if constant::is_const(b) => {
                 let (op, b) = (*op, b.clone());
-                layers.push(Box::new(move |x| ir::binary(op, x, b.clone())));
+                layers.push(Box::new(move |x| make::binary(op, x, b.clone())));
                 a.clone()
             }
             ExprKind::Cast(a) if cur.ty().bits() > a.ty().bits() => {
                 let ty = cur.ty();
-                layers.push(Box::new(move |x| ir::cast(ty, x)));
+                layers.push(Box::new(move |x| make::cast(ty, x)));
                 a.clone()
             }
             _ => break Some(cur.clone()),
@@ -673,7 +712,7 @@ mod tests;
 /// `w` has no constant bounds there, and taking `w`'s range would prove comparisons
 /// the reference leaves as they are.
 fn type_range(ty: Type) -> ConstantInterval {
-    if ir::no_overflow_int(ty) {
+    if overflow::no_overflow_int(ty) {
         ConstantInterval::everything()
     } else {
         ConstantInterval::bounds_of_type(ty)

@@ -17,13 +17,15 @@
 //! Rules are tried in order and the first that matches (and whose condition holds)
 //! wins, as in the reference's rule lists.
 
+use crate::overflow;
+use loopir::constant;
+use loopir::equality;
 use std::sync::OnceLock;
 
-use loopir::equality::with_stack;
+use loopir::stack::with_stack;
 use loopir::{BinOp, Expr, ExprKind, Type};
 
 use super::Simplifier;
-use crate::ir;
 
 /// A pattern (left-hand side) or template (right-hand side).
 #[derive(Debug)]
@@ -55,15 +57,15 @@ pub(super) struct Bindings<'e> {
 impl<'e> Bindings<'e> {
     /// The integer value of constant `ci` (0 if unbound or not an integer).
     pub fn c(&self, i: usize) -> i128 {
-        self.constant.get(i).copied().flatten().and_then(ir::as_const_i128).unwrap_or(0)
+        self.constant.get(i).copied().flatten().and_then(constant::as_const_i128).unwrap_or(0)
     }
 
     /// Whether constant `ci` is negative with a negation that is positive (of any
     /// numeric type; for integers the reference's `c < 0 && -c > 0`, computed in 64 bits).
     pub fn is_negative(&self, i: usize) -> bool {
-        match self.constant.get(i).copied().flatten().and_then(ir::const_value) {
-            Some(ir::Const::Int(v)) => v < 0 && v.checked_neg().is_some_and(|n| n > 0),
-            Some(ir::Const::Float(f)) => f < 0.0,
+        match self.constant.get(i).copied().flatten().and_then(constant::const_value) {
+            Some(constant::Const::Int(v)) => v < 0 && v.checked_neg().is_some_and(|n| n > 0),
+            Some(constant::Const::Float(f)) => f < 0.0,
             _ => false,
         }
     }
@@ -71,13 +73,13 @@ impl<'e> Bindings<'e> {
     /// Whether constant `ci` is the smallest value of its type.
     pub fn is_type_min(&self, i: usize) -> bool {
         let c = self.constant.get(i).copied().flatten();
-        c.is_some_and(|c| ir::type_min(c.ty()).is_some_and(|m| ir::equal(&m, c)))
+        c.is_some_and(|c| constant::type_min(c.ty()).is_some_and(|m| equality::equal(&m, c)))
     }
 
     /// Whether constant `ci` is the largest value of its type.
     pub fn is_type_max(&self, i: usize) -> bool {
         let c = self.constant.get(i).copied().flatten();
-        c.is_some_and(|c| ir::type_max(c.ty()).is_some_and(|m| ir::equal(&m, c)))
+        c.is_some_and(|c| constant::type_max(c.ty()).is_some_and(|m| equality::equal(&m, c)))
     }
 
     /// Whether a constant a rule computes from the bound ones (`None`: beyond 128 bits)
@@ -167,9 +169,9 @@ impl Context {
     fn allows(&self, when: When) -> bool {
         let ty = self.ty;
         let checks = [
-            (When::NO_OVERFLOW, ir::no_overflow(ty)),
-            (When::NO_OVERFLOW_INT, ir::no_overflow_int(ty)),
-            (When::NO_OVERFLOW_SCALAR_INT, ir::no_overflow_int(ty) && ty.is_scalar()),
+            (When::NO_OVERFLOW, overflow::no_overflow(ty)),
+            (When::NO_OVERFLOW_INT, overflow::no_overflow_int(ty)),
+            (When::NO_OVERFLOW_SCALAR_INT, overflow::no_overflow_int(ty) && ty.is_scalar()),
             (When::INT, ty.is_int()),
             (When::FLOAT, ty.is_float()),
             (When::NOT_FLOAT, !ty.is_float()),
@@ -182,6 +184,8 @@ impl Context {
 
 /// One rule: pattern, template, optional condition, and the types it applies to.
 pub(super) struct Rule {
+    /// Where the rule comes from: the line of the reference's source it was taken from.
+    name: &'static str,
     lhs: Pat,
     rhs: Pat,
     guard: Option<Guard>,
@@ -224,7 +228,7 @@ fn pat_bits(p: &Pat) -> u32 {
 
 /// The kind of `e`, as a bit of [`pat_bits`].
 fn expr_bit(e: &Expr) -> u32 {
-    if ir::is_const(e) {
+    if constant::is_const(e) {
         return CONST_BIT;
     }
     match e.kind() {
@@ -303,20 +307,39 @@ impl Shape {
 pub(super) struct RuleTable {
     rules: Vec<Rule>,
     by_operands: Box<[OnceLock<Box<[u32]>>]>,
-}
-
-impl FromIterator<Rule> for RuleTable {
-    fn from_iter<I: IntoIterator<Item = Rule>>(rules: I) -> RuleTable {
-        let rules = rules.into_iter().collect();
-        RuleTable { rules, by_operands: (0..KINDS * KINDS).map(|_| OnceLock::new()).collect() }
-    }
+    /// The names of the rules whose text did not parse (a test requires none).
+    malformed: Vec<&'static str>,
 }
 
 impl RuleTable {
+    /// A table of named rules, in order. A rule whose text does not parse is left out of
+    /// the table and its name kept in [`RuleTable::malformed`], which a test requires to be
+    /// empty: a typo in a rule fails the test suite rather than vanish from the simplifier.
+    pub fn named(rules: impl IntoIterator<Item = (&'static str, Option<Rule>)>) -> RuleTable {
+        let mut table = RuleTable {
+            rules: Vec::new(),
+            by_operands: (0..KINDS * KINDS).map(|_| OnceLock::new()).collect(),
+            malformed: Vec::new(),
+        };
+        for (name, rule) in rules {
+            match rule {
+                Some(rule) => table.rules.push(Rule { name, ..rule }),
+                None => table.malformed.push(name),
+            }
+        }
+        table
+    }
+
     /// The rules, in order.
     #[cfg(test)]
     pub fn rules(&self) -> &[Rule] {
         &self.rules
+    }
+
+    /// The names of the rules whose text did not parse.
+    #[cfg(test)]
+    pub fn malformed(&self) -> &[&'static str] {
+        &self.malformed
     }
 
     /// The rules whose operand kinds admit `shape`'s, in order.
@@ -339,38 +362,35 @@ impl RuleTable {
 }
 
 impl Rule {
-    /// Parses `lhs` and `rhs`; `None` (and a debug assertion) for a malformed rule text,
-    /// which only a programming error can produce.
+    /// Parses `lhs` and `rhs`; `None` for a malformed rule text (see [`RuleTable::named`]).
     pub fn new(lhs: &str, rhs: &str, guard: Option<Guard>) -> Option<Rule> {
         Rule::when(lhs, rhs, guard, When::ALWAYS)
     }
 
     /// As [`Rule::new`], for the types (and facts) `when` allows.
     pub fn when(lhs: &str, rhs: &str, guard: Option<Guard>, when: When) -> Option<Rule> {
-        let parsed = parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule {
+        parse(lhs).zip(parse(rhs)).map(|(lhs, rhs)| Rule {
+            name: "",
             shape: Shape::of_pat(&lhs),
             lhs,
             rhs,
             guard,
             proved: None,
             when,
-        });
-        debug_assert!(parsed.is_some(), "malformed rule {lhs} -> {rhs}");
-        parsed
+        })
     }
 
     /// As [`Rule::when`], for a rule the reference guards with `can_prove(cond)`.
     pub fn proved(lhs: &str, rhs: &str, cond: &str, when: When) -> Option<Rule> {
-        let parsed = parse(lhs).zip(parse(rhs)).zip(parse(cond)).map(|((lhs, rhs), cond)| Rule {
+        parse(lhs).zip(parse(rhs)).zip(parse(cond)).map(|((lhs, rhs), cond)| Rule {
+            name: "",
             shape: Shape::of_pat(&lhs),
             lhs,
             rhs,
             guard: None,
             proved: Some(cond),
             when,
-        });
-        debug_assert!(parsed.is_some(), "malformed rule {lhs} -> {rhs} if {cond}");
-        parsed
+        })
     }
 }
 
@@ -401,9 +421,10 @@ pub(super) fn apply_in(
             && rule.guard.is_none_or(|g| g(&b))
             && rule.proved.as_ref().is_none_or(|c| {
                 let cond = build(s, c, &b, e, Type::BOOL.with_lanes(e.ty().lanes()));
-                ir::is_const_true(&cond)
+                constant::is_const_true(&cond)
             })
         {
+            s.ctx.note_rule(rule.name);
             return Some(build(s, &rule.rhs, &b, e, e.ty()));
         }
     }
@@ -415,7 +436,7 @@ pub(super) fn apply_in(
 fn shape_matches(p: &Pat, e: &Expr) -> bool {
     match p {
         Pat::Wild(_) | Pat::Bool(_) => true,
-        Pat::Const(_) | Pat::Lit(_) => ir::is_const(e),
+        Pat::Const(_) | Pat::Lit(_) => constant::is_const(e),
         Pat::Bin(op, pa, pb) => match e.kind() {
             ExprKind::Binary(o, a, c) if o == op => shape_matches(pa, a) && shape_matches(pb, c),
             _ => false,
@@ -441,56 +462,60 @@ fn is_negation(e: &Expr, bound: &Expr) -> bool {
     };
     match bound.kind() {
         ExprKind::Binary(BinOp::Eq, ..) => flipped(BinOp::Ne).is_some_and(|(p, q, r, t)| {
-            (ir::equal(p, r) && ir::equal(q, t)) || (ir::equal(p, t) && ir::equal(q, r))
+            (equality::equal(p, r) && equality::equal(q, t))
+                || (equality::equal(p, t) && equality::equal(q, r))
         }),
         ExprKind::Binary(BinOp::Ne, ..) => flipped(BinOp::Eq).is_some_and(|(p, q, r, t)| {
-            (ir::equal(p, r) && ir::equal(q, t)) || (ir::equal(p, t) && ir::equal(q, r))
+            (equality::equal(p, r) && equality::equal(q, t))
+                || (equality::equal(p, t) && equality::equal(q, r))
         }),
         ExprKind::Binary(BinOp::Lt, ..) => {
-            flipped(BinOp::Le).is_some_and(|(p, q, r, t)| ir::equal(r, q) && ir::equal(t, p))
+            flipped(BinOp::Le).is_some_and(|(p, q, r, t)| equality::equal(r, q) && equality::equal(t, p))
         }
         ExprKind::Binary(BinOp::Le, ..) => {
-            flipped(BinOp::Lt).is_some_and(|(p, q, r, t)| ir::equal(r, q) && ir::equal(t, p))
+            flipped(BinOp::Lt).is_some_and(|(p, q, r, t)| equality::equal(r, q) && equality::equal(t, p))
         }
-        ExprKind::Not(x) => ir::equal(e, x),
-        _ => matches!(e.kind(), ExprKind::Not(x) if ir::equal(x, bound)),
+        ExprKind::Not(x) => equality::equal(e, x),
+        _ => matches!(e.kind(), ExprKind::Not(x) if equality::equal(x, bound)),
     }
 }
 
 fn matches<'e>(p: &Pat, e: &'e Expr, b: &mut Bindings<'e>) -> bool {
     match p {
         Pat::Wild(i) => match b.wild[*i] {
-            Some(bound) => ir::equal(bound, e),
+            Some(bound) => equality::equal(bound, e),
             None => {
                 b.wild[*i] = Some(e);
                 true
             }
         },
         Pat::Const(i) => {
-            if !e.ty().is_scalar() || !ir::is_const(e) {
+            if !e.ty().is_scalar() || !constant::is_const(e) {
                 return false;
             }
             match b.constant[*i] {
-                Some(bound) => ir::equal(bound, e),
+                Some(bound) => equality::equal(bound, e),
                 None => {
                     b.constant[*i] = Some(e);
                     true
                 }
             }
         }
-        Pat::Lit(v) => match ir::const_value(e) {
-            Some(ir::Const::Int(x)) => i128::from(x) == i128::from(*v),
-            Some(ir::Const::UInt(x)) => i128::from(x) == i128::from(*v),
-            Some(ir::Const::Float(x)) => x == *v as f64,
+        Pat::Lit(v) => match constant::const_value(e) {
+            Some(constant::Const::Int(x)) => i128::from(x) == i128::from(*v),
+            Some(constant::Const::UInt(x)) => i128::from(x) == i128::from(*v),
+            Some(constant::Const::Float(x)) => x == *v as f64,
             None => false,
         },
-        Pat::Bool(v) => e.ty().is_bool() && if *v { ir::is_const_true(e) } else { ir::is_const_false(e) },
+        Pat::Bool(v) => {
+            e.ty().is_bool() && if *v { constant::is_const_true(e) } else { constant::is_const_false(e) }
+        }
         // A node whose operands differ in kind is opaque to the rules, as it is to
         // `Simplifier::binary`: looking inside, rules that move a constant across `==`
         // rebuilt it on the other side as another such node, and two of them undid each
         // other forever.
         Pat::Bin(op, pa, pb) => match e.kind() {
-            ExprKind::Binary(o, a, c) if o == op && !ir::operands_differ_in_kind(a, c) => {
+            ExprKind::Binary(o, a, c) if o == op && !crate::simplify::operands_differ_in_kind(a, c) => {
                 matches(pa, a, b) && matches(pb, c, b)
             }
             _ => false,
@@ -543,13 +568,13 @@ fn build_node(s: &mut Simplifier<'_, '_, '_>, p: &Pat, b: &Bindings, root: &Expr
     let go = |s: &mut Simplifier<'_, '_, '_>, p: &Pat, want: Type| build(s, p, b, root, want);
     match p {
         Pat::Operand(i) => root.children().get(*i).map_or_else(|| root.clone(), |c| (*c).clone()),
-        Pat::Wild(i) => b.wild[*i].cloned().unwrap_or_else(|| ir::zero(want)),
-        Pat::Const(i) => b.constant[*i].cloned().unwrap_or_else(|| ir::zero(want)),
-        Pat::Lit(v) => ir::make_const(want, i128::from(*v)),
-        Pat::Bool(v) => ir::make_bool(*v, want.lanes()),
+        Pat::Wild(i) => b.wild[*i].cloned().unwrap_or_else(|| constant::make_zero(want)),
+        Pat::Const(i) => b.constant[*i].cloned().unwrap_or_else(|| constant::make_zero(want)),
+        Pat::Lit(v) => constant::make_const(want, i128::from(*v)),
+        Pat::Bool(v) => constant::make_bool(*v, want.lanes()),
         Pat::Fold(x) => go(s, x, want),
         Pat::Neg(i) => {
-            let x = b.wild[*i].cloned().unwrap_or_else(|| ir::make_bool(true, want.lanes()));
+            let x = b.wild[*i].cloned().unwrap_or_else(|| constant::make_bool(true, want.lanes()));
             s.not(x)
         }
         Pat::Not(x) => {
@@ -761,6 +786,34 @@ impl Parser {
 mod tests {
     use super::*;
 
+    /// Every rule of every table parses and has a name of its own: a rule whose text has
+    /// a typo would otherwise be left out of the simplifier silently.
+    #[test]
+    fn every_rule_parses_and_is_named_once() {
+        let mut names = std::collections::HashSet::new();
+        let mut count = 0;
+        for table in super::super::tables::all() {
+            assert!(table.malformed().is_empty(), "rules that do not parse: {:?}", table.malformed());
+            for rule in table.rules() {
+                assert!(rule.name.starts_with("Simplify_") && rule.name.contains(".cpp:"), "{}", rule.name);
+                assert!(names.insert(rule.name), "two rules named {}", rule.name);
+                count += 1;
+            }
+        }
+        assert_eq!(count, 1735 + 158);
+    }
+
+    /// A malformed rule is kept out of the table and reported by name.
+    #[test]
+    fn a_malformed_rule_is_reported_by_name() {
+        let table = RuleTable::named([
+            ("good", Rule::new("x + 0", "a", None)),
+            ("bad", Rule::new("x + ", "a", None)),
+        ]);
+        assert_eq!(table.rules().len(), 1);
+        assert_eq!(table.malformed(), ["bad"]);
+    }
+
     #[test]
     fn rules_parse_with_the_usual_precedence() {
         let p = parse("select(x, (y + z) + u, y) ").map(|p| format!("{p:?}"));
@@ -782,7 +835,6 @@ mod tests {
     /// against expressions with every kind of node at the root and the first two operands.
     #[test]
     fn rule_shapes_never_turn_down_a_shape_match() {
-        use super::super::rule_tables as t;
         let leaves = ["x", "3", "!b", "select(b, x, y)", "f(x)", "(int64)x", "x8(3)"];
         let ops = ["+", "-", "*", "/", "%", "<", "<=", "==", "!=", "&&", "||"];
         let mut operands: Vec<String> = leaves.iter().map(|l| l.to_string()).collect();
@@ -806,20 +858,7 @@ mod tests {
             }
             exprs.push(format!("!{a}"));
         }
-        let tables = [
-            t::min_rules(),
-            t::max_rules(),
-            t::lt_rules(),
-            t::div_rules(),
-            t::add_rules(),
-            t::sub_rules(),
-            t::mul_rules(),
-            t::mod_rules(),
-            t::eq_rules(),
-            t::not_rules(),
-            t::and_rules(),
-            t::or_rules(),
-        ];
+        let tables = super::super::tables::all();
         let (mut parsed, mut matched) = (0, 0);
         for text in &exprs {
             // Operands of mismatched types do not parse; they are not needed here.

@@ -9,7 +9,11 @@
 //! make it constant. The result is sound (every law holds for Int(32)/Int(64) under the
 //! no-overflow assumption) and never claims more than it derived.
 
+use crate::likely;
+use crate::overflow;
 use loopir::address_map::AddressMap;
+use loopir::constant;
+use loopir::equality;
 use std::sync::OnceLock;
 
 use egg::{Analysis, DidMerge, EGraph, Id, RecExpr, Rewrite, Runner, Symbol, define_language, rewrite as rw};
@@ -18,7 +22,6 @@ use loopir::{BinOp, Expr, ExprKind, ExprNode};
 use super::Simplifier;
 use crate::ctx::Ctx;
 use crate::interval::Interval;
-use crate::ir;
 use crate::scope::Scope;
 
 define_language! {
@@ -116,7 +119,7 @@ impl ToArith {
         let name = match e.kind() {
             ExprKind::Variable(n) => format!("v:{n}"),
             _ => {
-                let k = match self.opaque.iter().position(|o| ir::equal(o, e)) {
+                let k = match self.opaque.iter().position(|o| equality::equal(o, e)) {
                     Some(k) => k,
                     None => {
                         self.opaque.push(e.clone());
@@ -164,7 +167,7 @@ impl ToArith {
 /// scalars only).
 pub fn constant_difference(a: &Expr, b: &Expr) -> Option<i64> {
     let ty = a.ty();
-    if ty != b.ty() || !ir::no_overflow_int(ty) || !ty.is_scalar() {
+    if ty != b.ty() || !overflow::no_overflow_int(ty) || !ty.is_scalar() {
         return None;
     }
     let mut conv =
@@ -186,19 +189,19 @@ pub fn constant_difference(a: &Expr, b: &Expr) -> Option<i64> {
 /// Whether `a` and `b` are equal for every valuation, as far as equality saturation over
 /// the ring and min/max laws can show (structural equality is checked first).
 pub fn prove_equal(a: &Expr, b: &Expr) -> bool {
-    ir::equal(a, b) || constant_difference(a, b) == Some(0)
+    equality::equal(a, b) || constant_difference(a, b) == Some(0)
 }
 
 /// Sound: true only if `cond` holds for every valuation consistent with `bounds` (whose
 /// constant ends are used as facts). "False" means "not proved".
 pub fn can_prove(ctx: &Ctx, cond: &Expr, bounds: &Scope<'_, Interval>) -> bool {
     let mut s = Simplifier::new(ctx, bounds);
-    let c = s.simplify(&ir::remove_likelies(cond));
+    let c = s.simplify(&likely::remove_likelies(cond));
     prove_simplified(&c)
 }
 
 fn prove_simplified(c: &Expr) -> bool {
-    if ir::is_const_true(c) {
+    if constant::is_const_true(c) {
         return true;
     }
     match c.kind() {

@@ -1,0 +1,30 @@
+//! Stack growth for recursive walks.
+//!
+//! IR nests as deep as its producer likes: a million-term sum, a hundred thousand nested
+//! loops. Every recursive walk in loopir (printing, parsing, equality, hashing, visitors,
+//! mutators and the analyses built on them) wraps its recursive step in [`with_stack`],
+//! which moves the walk to a fresh heap-allocated stack segment when the current one runs
+//! low, as rustc does with the same crate. Writing each walk with an explicit stack
+//! instead would make every one of them much harder to read.
+
+/// Stack headroom (bytes) below which a walk moves to a fresh segment.
+pub const RED_ZONE: usize = 64 * 1024;
+
+/// Size of each extra stack segment.
+pub const STACK_SEGMENT: usize = 2 * 1024 * 1024;
+
+/// Runs `f` with at least [`RED_ZONE`] bytes of stack, growing the stack on the heap if
+/// needed. Call it around the recursive step of any walk whose depth the input decides.
+///
+/// ```
+/// use loopir::stack::with_stack;
+///
+/// fn depth(n: u64) -> u64 {
+///     if n == 0 { 0 } else { with_stack(|| 1 + depth(n - 1)) }
+/// }
+/// // Far deeper than an 8 MiB thread stack allows without growth.
+/// assert_eq!(depth(1_000_000), 1_000_000);
+/// ```
+pub fn with_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, f)
+}
