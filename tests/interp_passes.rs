@@ -18,14 +18,68 @@ use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
 /// The operations one run may execute.
 const LIMIT: u64 = 40_000_000;
 
-/// Cases whose profiling input cannot run, with a part of the reason.
-const PROFILE_CANNOT_RUN: &[(&str, &str)] = &[];
+/// The operations one run of a case in [`HEAVY`] may execute.
+const HEAVY_LIMIT: u64 = 30_000_000_000;
+
+/// Cases whose smallest accepted size needs more operations (or memory) than the suite's
+/// budget; the ignored test `the_heavy_profile_cases_keep_their_meaning` runs them.
+const HEAVY: &[&str] = &[
+    "app_conv_layer.cpu",
+    "app_conv_layer.cuda",
+    "app_iir_blur.cpu",
+    "app_iir_blur.cuda",
+    "app_lens_blur.cuda",
+    "app_local_laplacian.cpu",
+    "app_local_laplacian.cuda",
+    "app_local_laplacian.trace",
+    "app_nl_means.cuda",
+    "app_stencil_chain.cpu",
+    "app_stencil_chain.cuda",
+];
+
+/// The reason a case of [`HEAVY`] gives in the suite.
+const OVER_BUDGET: &str = "interpreter limit";
+
+/// The shared allocation group of camera_pipe's GPU blocks packs the uint8 Func f28 into
+/// uint16 storage: Halide's text prints no type on a load, so the loads of f28 read
+/// uint16 at twice the offset.
+const UNTYPED_GROUP_LOAD: (&str, &str) = (
+    "app_camera_pipe.cuda",
+    "of allocgroup__f1.0_f7.2__deinterleaved.1_f27.5__f13.3_f28.6__output.4, which has",
+);
+
+/// lens_blur's `argmin` is tuple-valued, and Halide's text prints `argmin(x, y)[1]` as
+/// `argmin(x, y)`: the stage reads an int32 where it reads a float32.
+const TUPLE_READS: &[(&str, &str)] = &[
+    ("app_lens_blur.cpu", "`argmin(argmin.s1.v10, argmin.s1.v11)` is int32"),
+    ("app_lens_blur.cuda", "`argmin(argmin.s1.v10, argmin.s1.v11)` is int32"),
+];
+
+/// Cases whose profiling input cannot run in the suite, with a part of the reason.
+fn profile_cannot_run() -> Vec<(&'static str, &'static str)> {
+    let mut v: Vec<(&str, &str)> = HEAVY.iter().map(|c| (*c, OVER_BUDGET)).collect();
+    v.push(UNTYPED_GROUP_LOAD);
+    v
+}
 
 /// Cases whose allocation bounds input or output cannot run, with a part of the reason.
-const ALLOC_CANNOT_RUN: &[(&str, &str)] = &[];
+fn alloc_cannot_run() -> Vec<(&'static str, &'static str)> {
+    let mut v: Vec<(&str, &str)> =
+        HEAVY.iter().filter(|c| !c.starts_with("app_lens_blur")).map(|c| (*c, OVER_BUDGET)).collect();
+    v.extend([
+        ("app_lens_blur.cpu", "`argmin(depth.s0.v10.v26 + depth.s0.v10.v26.base, depth.s0.v11.v27 + depth.s0.v11.v27.base)` is int32"),
+        ("app_lens_blur.cuda", "`argmin(depth.s0.v10.xi + depth.s0.v10.xi.base, depth.s0.v11.yi + depth.s0.v11.yi.base)` is int32"),
+    ]);
+    v
+}
 
 /// Cases whose computation bounds output cannot run, with a part of the reason.
-const COMPUTE_CANNOT_RUN: &[(&str, &str)] = &[];
+fn compute_cannot_run() -> Vec<(&'static str, &'static str)> {
+    let mut v: Vec<(&str, &str)> =
+        HEAVY.iter().filter(|c| !c.starts_with("app_lens_blur")).map(|c| (*c, OVER_BUDGET)).collect();
+    v.extend(TUPLE_READS);
+    v
+}
 
 fn case_names(file: &str) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(cases_dir())
@@ -76,16 +130,20 @@ fn check_all(
 }
 
 fn profile_case(case: &str) -> Result<Agreement, String> {
+    profile_case_within(case, LIMIT)
+}
+
+fn profile_case_within(case: &str, limit: u64) -> Result<Agreement, String> {
     let dir = cases_dir().join(case);
     let env_text = std::fs::read_to_string(dir.join("profile.env.json")).map_err(|e| e.to_string())?;
     let env = FuncEnv::from_json(&env_text).map_err(|e| e.to_string())?;
     let pipeline = env.pipeline_name().unwrap_or("pipeline").to_owned();
     let input = parse(&dir, &dir.join("profile.input.stmt"))?;
-    let before = run(case, &input, None, LIMIT).map_err(|e| e.to_string())?;
+    let before = run(case, &input, None, limit).map_err(|e| e.to_string())?;
     let output =
         inject_profiling(&input, &pipeline, &env, &ProfileOptions::default()).map_err(|e| e.to_string())?;
     let after =
-        run(case, &output.stmt, Some(&before), LIMIT).map_err(|e| format!("the pass's output: {e}"))?;
+        run(case, &output.stmt, Some(&before), limit).map_err(|e| format!("the pass's output: {e}"))?;
     Ok(compare_outputs(&after, &before))
 }
 
@@ -126,20 +184,38 @@ fn compute_case(case: &str) -> Result<Agreement, String> {
 
 #[test]
 fn profiling_keeps_the_meaning_of_every_profile_case() {
-    let problems = check_all("inject_profiling", "profile.input.stmt", PROFILE_CANNOT_RUN, profile_case);
+    let problems = check_all("inject_profiling", "profile.input.stmt", &profile_cannot_run(), profile_case);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn allocation_bounds_inference_keeps_the_meaning() {
     let problems =
-        check_all("allocation bounds inference", "allocbounds.input.stmt", ALLOC_CANNOT_RUN, alloc_case);
+        check_all("allocation bounds inference", "allocbounds.input.stmt", &alloc_cannot_run(), alloc_case);
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]
 fn computation_bounds_inference_computes_what_the_reference_computes() {
     let problems =
-        check_all("computation bounds inference", "bounds.input.stmt", COMPUTE_CANNOT_RUN, compute_case);
+        check_all("computation bounds inference", "bounds.input.stmt", &compute_cannot_run(), compute_case);
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The profile cases over the suite's budget, with a budget of minutes (conv_layer's
+/// runs take about 4 minutes each): `cargo test --test interp_passes -- --ignored`.
+#[test]
+#[ignore = "minutes of interpretation; run on demand"]
+fn the_heavy_profile_cases_keep_their_meaning() {
+    let mut problems = Vec::new();
+    for case in HEAVY {
+        let start = std::time::Instant::now();
+        let result = profile_case_within(case, HEAVY_LIMIT);
+        println!("inject_profiling {case}: {result:?} in {:.1?}", start.elapsed());
+        match result {
+            Ok(Agreement::Exact | Agreement::Rounding(_)) => {}
+            other => problems.push(format!("{case}: {other:?}")),
+        }
+    }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

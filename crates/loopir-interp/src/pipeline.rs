@@ -268,6 +268,7 @@ fn run_once(
     let probing = touched.is_some();
     m.set_probing(probing);
     let mut inputs = Vec::new();
+    let mut total_bytes = 0u128;
     for b in &iface.buffers {
         let Some(dims) = shapes.get(&*b.name) else {
             return Err(InterpError::new(
@@ -275,13 +276,17 @@ fn run_once(
                 format!("no shape for buffer `{}`", b.name),
             ));
         };
+        // The caller's copies of the buffers count against the memory limit too: a
+        // bounds query may ask for inputs far larger than the heap would accept.
         let bytes = Buffer::count(dims) as u128 * elem_of(b, elems).bytes() as u128;
-        if bytes > config.limits.memory as u128 {
+        total_bytes += bytes;
+        if total_bytes > config.limits.memory as u128 {
             let shape: Vec<String> = dims.iter().map(|d| d.extent.to_string()).collect();
             return Err(InterpError::new(
                 ErrorKind::Limit,
                 format!(
-                    "buffer `{}` of {} elements ({bytes} bytes) exceeds the memory limit of {} bytes",
+                    "buffer `{}` of {} elements ({bytes} bytes) takes the buffers to {total_bytes} bytes, \
+                     beyond the memory limit of {} bytes",
                     b.name,
                     shape.join("x"),
                     config.limits.memory
