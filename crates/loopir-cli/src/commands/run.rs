@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use loopir::{ParseEnv, StmtFile};
 use loopir_bounds::env::BoundsEnv;
-use loopir_interp::pipeline::parse_scalar;
+use loopir_interp::pipeline::{DEFAULT_EXTENTS, parse_scalar};
 use loopir_interp::{Buffer, HostRuntime, Limits, PipelineRun, RunConfig, compile_with, run_pipeline};
 
 use super::fmt::{ReadArgs, read_stmt_file};
@@ -118,7 +118,19 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         ));
     }
 
-    let result = run_pipeline(&program, &mut runtime, &config).in_file(&input.name)?;
+    let result = run_pipeline(&program, &mut runtime, &config).map_err(|e| {
+        let hint = if e.is_assertion() && args.outputs.is_empty() && iface.buffers.iter().any(|b| b.is_output)
+        {
+            format!(
+                "\n  note: no output size tried ({} in every dimension) passed the pipeline's checks; \
+                 give one with --output NAME=E0xE1...",
+                list(DEFAULT_EXTENTS.iter().map(|e| e.to_string())).replace('`', "")
+            )
+        } else {
+            String::new()
+        };
+        CliError::input(format!("{}: {e}{hint}", input.name))
+    })?;
     if let Some(dir) = &args.dump {
         dump(dir, &result)?;
     }
