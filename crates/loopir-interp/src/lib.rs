@@ -4,7 +4,7 @@
 //! computation bounds inference (Realize, Provide and Func calls) to the end of host
 //! lowering (Allocate, Store, Load and runtime calls), with the reference's semantics.
 //!
-//! A statement is compiled once into a register machine ([`compile`]), with every name
+//! A statement is compiled once into a register machine ([`compile()`]), with every name
 //! resolved to a register, and then run ([`Machine`]) against buffers and parameters.
 //! The memory model catches out-of-bounds accesses, uses after free, double frees and
 //! leaks; errors name the IR node and the cause, and nothing makes the interpreter

@@ -170,7 +170,7 @@ fn bounds_query(
     config: &RunConfig,
     given: &FxHashMap<String, Vec<Dim>>,
     extent: i32,
-) -> Result<(FxHashMap<String, Vec<Dim>>, FxHashMap<String, Elem>), InterpError> {
+) -> Result<(Shapes, FxHashMap<String, Elem>), InterpError> {
     let iface = program.interface();
     let mut m = Machine::new(program, runtime, config.limits)?;
     bind_params(&mut m, program, config)?;
@@ -251,6 +251,9 @@ fn probe(
 }
 
 type Buffers = Vec<(Name, Buffer)>;
+
+/// The shape of each buffer, by name.
+type Shapes = FxHashMap<String, Vec<Dim>>;
 
 /// One run with the given shapes; with `touched`, reads of inputs outside their shapes
 /// are recorded there (as per-dimension boxes) instead of failing.

@@ -7,7 +7,7 @@ use crate::code::{Instr, Site};
 use crate::elem::Elem;
 use crate::runtime::RtFn;
 
-/// A statement compiled for the interpreter (see [`crate::compile`]).
+/// A statement compiled for the interpreter (see [`crate::compile()`]).
 #[derive(Clone, Debug)]
 pub struct Program {
     pub(crate) code: Vec<Instr>,

@@ -223,7 +223,7 @@ impl Compiler<'_> {
             // The text gives a call's type as a prefix (`(float32)floor_f32(x)`); without
             // it the call reads as int32, and its float result converted to an integer
             // would be a silently different program.
-            RtFn::Math(m, bits) if !m.is_predicate() && !(ty.is_float() && ty.bits() == bits) => {
+            RtFn::Math(m, bits) if !(m.is_predicate() || ty.is_float() && ty.bits() == bits) => {
                 return Err(self.bad(format!(
                     "{name} returns float{bits}, but the call has type {ty} (write the type before the call: `(float{bits}){name}(...)`)"
                 )));
