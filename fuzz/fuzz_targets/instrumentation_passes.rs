@@ -15,10 +15,10 @@ use loopir_profiling::{FuncEnv, ProfileOptions, TraceEnv, inject_profiling, inje
 
 /// Tracing fixtures whose `#!env` lines describe small real pipelines.
 const TRACE_FIXTURES: [&str; 4] = [
-    include_str!("../../fixtures/tracing/06_trace_all_two_stage.stmt"),
-    include_str!("../../fixtures/tracing/07_image_param_loads_in_produce.stmt"),
-    include_str!("../../fixtures/tracing/08_embedded_buffer_trace_loads.stmt"),
-    include_str!("../../fixtures/tracing/09_tuple_store.stmt"),
+    include_str!("../../filetests/tracing/06_trace_all_two_stage.stmt"),
+    include_str!("../../filetests/tracing/07_image_param_loads_in_produce.stmt"),
+    include_str!("../../filetests/tracing/08_embedded_buffer_trace_loads.stmt"),
+    include_str!("../../filetests/tracing/09_tuple_store.stmt"),
 ];
 
 /// The envs of the tracing fixtures (their `#!env` lines, concatenated), read once

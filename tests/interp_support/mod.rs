@@ -15,9 +15,7 @@ use loopir_interp::{
 
 /// The oracle's `cases` directory.
 pub fn cases_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("LOOPIR_ORACLE_CASES"));
-    assert!(dir.is_dir(), "the oracle corpus is missing: expected {}", dir.display());
-    dir
+    loopir_testkit::oracle::cases()
 }
 
 /// Values of the scalar parameters of the oracle's applications (those of Halide's

@@ -60,7 +60,7 @@ fn nothing_touched_is_said_on_standard_error() {
 
 #[test]
 fn the_oracle_storage_flattened_stage_has_its_buffers() {
-    let case = support::oracle_case("two_stage_root.cpu");
+    let case = loopir_testkit::oracle::case("two_stage_root.cpu");
     let Some(stage) = std::fs::read_dir(case.join("stages"))
         .into_iter()
         .flatten()

@@ -4,7 +4,8 @@
 
 mod support;
 
-use support::{file, loopir, oracle_case, scratch, stderr, stdout};
+use loopir_testkit::oracle::case as oracle_case;
+use support::{file, loopir, scratch, stderr, stdout};
 
 fn stage(case: &str, prefix: &str) -> String {
     let dir = oracle_case(case).join("stages");

@@ -35,7 +35,7 @@ const STAGES: &[(&str, &str, Params)] = &[
 ];
 
 fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
+    loopir_testkit::oracle::cases()
 }
 
 fn bench(c: &mut Criterion) {
