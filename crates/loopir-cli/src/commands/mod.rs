@@ -7,6 +7,7 @@ pub mod flatten;
 pub mod fmt;
 pub mod lower;
 pub mod profile;
+pub mod run;
 pub mod save_temps;
 pub mod trace;
 
