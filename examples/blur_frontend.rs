@@ -18,7 +18,7 @@ use loopir::build::{
     clamp, consume, for_loop, func_call, image_call, int, let_stmts, parallel, produce, provide, realize, var,
 };
 use loopir::{Expr, MinExtent, Stmt, Type, stmt_to_string};
-use loopir_bounds::env::{BoundsEnv, Func as BoundsFunc, Output, RVar, Update};
+use loopir_bounds::env::{BoundsEnv, Func as BoundsFunc, Output, RVar, Target, Update};
 use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
 use loopir_lower::fresh_names::first_unused_t;
 use loopir_lower::{FlattenEnv, infer_images, storage_flattening};
@@ -140,6 +140,9 @@ pub fn blur() -> FrontendPipeline {
             ("blur_x".into(), bounds_func(&["x", "y"], &["uint16"])),
             ("out".into(), bounds_func(&["x", "y"], &["uint16"])),
         ]),
+        // The target profiles: computation bounds inference leaves the marker where the
+        // profiler turns itself on.
+        target: Target { profile: true },
         ..BoundsEnv::default()
     };
     let mut trace = TraceEnv::new("blur");
@@ -214,6 +217,9 @@ pub fn histogram() -> FrontendPipeline {
         order: vec!["hist".into(), "out".into()],
         outputs: vec![Output { func: "out".into(), buffer: "out".into(), ..Output::default() }],
         funcs: BTreeMap::from([("hist".into(), hist), ("out".into(), bounds_func(&["x"], &["int32"]))]),
+        // The target profiles: computation bounds inference leaves the marker where the
+        // profiler turns itself on.
+        target: Target { profile: true },
         ..BoundsEnv::default()
     };
     // Nothing is traced: the pass still runs, and leaves the IR as it is.
