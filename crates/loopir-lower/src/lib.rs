@@ -46,3 +46,9 @@ pub use storage_flattening::storage_flattening;
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/lower.md")]
 pub struct LowerGuide;
+
+/// The guide `docs/embedding.md` (building IR in a frontend and running every pass on
+/// it): compiled here, the crate that lowers, so that its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/embedding.md")]
+pub struct EmbeddingGuide;
