@@ -40,6 +40,8 @@ enum Command {
     Bounds(commands::bounds::BoundsArgs),
     /// Run passes in order on a `.stmt` file, optionally saving the IR after each.
     Lower(commands::lower::LowerArgs),
+    /// Check a `.stmt` file against the IR's invariants (exit 0 valid, 1 with each violation).
+    Verify(commands::verify::VerifyArgs),
     /// Run loopir on a built-in example pipeline and show what each step does.
     Demo,
 }
@@ -55,6 +57,7 @@ fn main() -> ExitCode {
         Command::Trace(args) => commands::trace::run(&args),
         Command::Bounds(args) => commands::bounds::run(&args),
         Command::Lower(args) => commands::lower::run(&args),
+        Command::Verify(args) => commands::verify::run(&args),
         Command::Demo => commands::demo::run(),
     })
 }

@@ -79,6 +79,8 @@ pub fn computation_bounds_inference_with(
 }
 
 fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) -> Result<Stmt, BoundsError> {
+    loopir::pipeline::check_stage(s, loopir::pipeline::IrStage::Schedule).map_err(BoundsError::WrongStage)?;
+    env.check_against(s)?;
     // The definitions the reference analyses predate the access clamps; the emitted
     // statement keeps them.
     let facts = Facts::collect(&crate::func_value_bounds::undo_access_clamps(s, func_bounds));

@@ -8,6 +8,7 @@ pub mod lower;
 pub mod profile;
 pub mod save_temps;
 pub mod trace;
+pub mod verify;
 
 use std::io::Read;
 use std::path::Path;
