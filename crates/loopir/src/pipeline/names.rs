@@ -44,9 +44,10 @@ pub struct NameGenState {
 }
 
 impl NameGenState {
-    /// Whether no family has drawn a name.
+    /// Whether no family is listed (a family listed at 0 is listed: it says where the
+    /// counter stands).
     pub fn is_empty(&self) -> bool {
-        self.chars.values().all(|&n| n == 0) && self.prefixes.values().all(|&n| n == 0)
+        self.chars.is_empty() && self.prefixes.is_empty()
     }
 }
 

@@ -147,7 +147,7 @@ mod tests {
 
     #[test]
     fn tells_the_stages_apart() {
-        let schedule = crate::parse_stmt("realize f([0, 4]) {\n f(0) = 1\n}\n").expect("parses");
+        let schedule = crate::parse_stmt("realize f([0, 4]) {\n  f(0) = 1\n}\n").expect("parses");
         let flat = crate::parse_stmt("allocate f[int32 * 4]\nf[0] = 1\nfree f\n").expect("parses");
         assert_eq!(StageEvidence::of(&schedule).stage(), Some(IrStage::Schedule));
         assert_eq!(StageEvidence::of(&flat).stage(), Some(IrStage::Flattened));
