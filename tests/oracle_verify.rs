@@ -20,5 +20,11 @@ fn the_verifier_accepts_every_oracle_file() {
         }
     }
     println!("verified {} oracle .stmt files; {} rejected", files.len(), failures.len());
-    assert!(failures.is_empty(), "{} of {} files rejected:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} files rejected:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }

@@ -67,9 +67,15 @@ fn the_reference_order_on_one_pipeline_mints_no_name_twice() {
     let pipeline = Pipeline::new()
         .with(InjectTracing)
         .with(ComputationBounds)
-        .with(ReferenceStages { text: read(&dir, "allocbounds.input.stmt").expect("stage"), stage: IrStage::Schedule })
+        .with(ReferenceStages {
+            text: read(&dir, "allocbounds.input.stmt").expect("stage"),
+            stage: IrStage::Schedule,
+        })
         .with(AllocationBounds)
-        .with(ReferenceStages { text: read(&dir, "profile.input.stmt").expect("stage"), stage: IrStage::Flattened })
+        .with(ReferenceStages {
+            text: read(&dir, "profile.input.stmt").expect("stage"),
+            stage: IrStage::Flattened,
+        })
         .with(InjectProfiling::default());
     let out = pipeline.run(&input, &mut ctx).unwrap_or_else(|e| panic!("{e}"));
     assert!(out.to_string().contains("halide_profiler_instance_start"));
@@ -97,7 +103,10 @@ fn the_oracle_through_pipeline_is_unchanged() {
         ) {
             let s = parse_stmt_with_env(&input, &env.parse_env()).expect("parses");
             let mut ctx = LowerCtx::new(env).expect("valid");
-            let out = Pipeline::new().with(InjectTracing).run(&s, &mut ctx).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+            let out = Pipeline::new()
+                .with(InjectTracing)
+                .run(&s, &mut ctx)
+                .unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
             assert_eq!(out.to_string(), expected, "{}", dir.display());
             checked.0 += 1;
         }
@@ -140,19 +149,34 @@ fn single_pass_env_files_convert_both_ways_unchanged() {
             let b = loopir_bounds::env::BoundsEnv::from_json(&text).expect("reads");
             let p = b.to_pipeline_env();
             let again = loopir_bounds::env::BoundsEnv::from_pipeline_env(&p);
-            assert_eq!(format!("{:?}", again.funcs.keys().collect::<Vec<_>>()), format!("{:?}", b.funcs.keys().collect::<Vec<_>>()));
+            assert_eq!(
+                format!("{:?}", again.funcs.keys().collect::<Vec<_>>()),
+                format!("{:?}", b.funcs.keys().collect::<Vec<_>>())
+            );
             for (name, f) in &b.funcs {
                 assert_eq!(b.func_types(name), again.func_types(name), "{}", dir.display());
                 assert_eq!(f.args, again.funcs[name].args);
-                assert_eq!(format!("{:?}{:?}{:?}", f.updates, f.bounds, f.r#extern), format!("{:?}{:?}{:?}", again.funcs[name].updates, again.funcs[name].bounds, again.funcs[name].r#extern));
+                assert_eq!(
+                    format!("{:?}{:?}{:?}", f.updates, f.bounds, f.r#extern),
+                    format!(
+                        "{:?}{:?}{:?}",
+                        again.funcs[name].updates, again.funcs[name].bounds, again.funcs[name].r#extern
+                    )
+                );
             }
-            assert_eq!(format!("{:?}{:?}{:?}{:?}", b.order, b.outputs, b.target, b.fresh_names), format!("{:?}{:?}{:?}{:?}", again.order, again.outputs, again.target, again.fresh_names));
+            assert_eq!(
+                format!("{:?}{:?}{:?}{:?}", b.order, b.outputs, b.target, b.fresh_names),
+                format!("{:?}{:?}{:?}{:?}", again.order, again.outputs, again.target, again.fresh_names)
+            );
             assert_eq!(PipelineEnv::from_json(&p.to_json()).expect("JSON round trip"), p);
             count += 1;
         }
         if let Some(text) = read(&dir, "trace.env.json") {
             let t = loopir_profiling::TraceEnv::from_json(&text).expect("reads");
-            assert_eq!(loopir_profiling::TraceEnv::from_pipeline_env(&t.to_pipeline_env().expect("consistent")), t);
+            assert_eq!(
+                loopir_profiling::TraceEnv::from_pipeline_env(&t.to_pipeline_env().expect("consistent")),
+                t
+            );
         }
         if let Some(text) = read(&dir, "profile.env.json") {
             let f = loopir_profiling::FuncEnv::from_json(&text).expect("reads");
@@ -164,7 +188,8 @@ fn single_pass_env_files_convert_both_ways_unchanged() {
 
 #[test]
 fn every_pass_refuses_the_wrong_stage() {
-    let schedule = loopir::parse_stmt("realize f([0, 4]) {\n  produce f {\n   f(0) = 1\n  }\n}\n").expect("parses");
+    let schedule =
+        loopir::parse_stmt("realize f([0, 4]) {\n  produce f {\n   f(0) = 1\n  }\n}\n").expect("parses");
     let flat = loopir::parse_stmt(
         "allocate f[int32 * 4]\nproduce f {\n f[0] = profiling_enable_instance_marker()\n}\nfree f\n",
     )
@@ -184,7 +209,12 @@ fn every_pass_refuses_the_wrong_stage() {
         assert!(e.contains(&format!("(`{name}`)")) && e.contains(&format!("but got {got}")), "{name}: {e}");
     }
     // The library functions refuse it too, outside any pipeline.
-    let e = loopir_profiling::inject_profiling(&schedule, "p", &loopir_profiling::FuncEnv::new(), &Default::default());
+    let e = loopir_profiling::inject_profiling(
+        &schedule,
+        "p",
+        &loopir_profiling::FuncEnv::new(),
+        &Default::default(),
+    );
     assert!(e.err().is_some_and(|e| e.to_string().contains("but got the schedule stage")));
     let e = loopir_profiling::inject_tracing(&flat, &loopir_profiling::TraceEnv::new("p"));
     assert!(e.err().is_some_and(|e| e.to_string().contains("but got storage-flattened IR")));
@@ -197,7 +227,11 @@ fn profiling_without_the_enable_marker_is_an_error_unless_allowed() {
     env.pipeline = Some("p".into());
     env.funcs.push(loopir::pipeline::FuncDesc::new("f"));
     let mut ctx = LowerCtx::new(env.clone()).expect("valid");
-    let e = Pipeline::new().with(InjectProfiling::default()).run(&s, &mut ctx).expect_err("no marker").to_string();
+    let e = Pipeline::new()
+        .with(InjectProfiling::default())
+        .run(&s, &mut ctx)
+        .expect_err("no marker")
+        .to_string();
     assert!(e.contains("no `profiling_enable_instance_marker()`"), "{e}");
     let mut ctx = LowerCtx::new(env).expect("valid");
     let allowed = InjectProfiling { allow_missing_marker: true, ..InjectProfiling::default() };
@@ -210,13 +244,19 @@ fn pipeline_env_mistakes_are_errors() {
         (r#"{"funcs": []}"#, "version: missing"),
         (r#"{"version": 2}"#, "version 2 is not supported"),
         (r#"{"version": 1, "fucns": []}"#, "unknown field `fucns`"),
-        (r#"{"version": 1, "funcs": [{"name": "f"}, {"name": "f"}]}"#, "funcs[1].name: Func `f` is listed twice"),
+        (
+            r#"{"version": 1, "funcs": [{"name": "f"}, {"name": "f"}]}"#,
+            "funcs[1].name: Func `f` is listed twice",
+        ),
         (r#"{"version": 1, "funcs": [{"name": "f", "types": ["int33x"]}]}"#, "`int33x` is not a type"),
         (r#"{"version": 1, "funcs": [{"name": "f"}], "order": ["f", "f"]}"#, "order[1]: `f` is listed twice"),
         (r#"{"version": 1, "funcs": [{"name": "f"}], "order": ["g"]}"#, "order[0]: `g` is not a Func"),
         (r#"{"version": 1, "outputs": [{"func": "g"}]}"#, "outputs[0].func: output `g` is not a Func"),
         (r#"{"version": 1, "fresh_names": {"chars": {"t": 4294967296}}}"#, "fresh_names.chars.t"),
-        (r#"{"version": 1, "funcs": [{"name": "f", "args": ["x"], "storage_order": ["y"]}]}"#, "funcs[0].storage_order"),
+        (
+            r#"{"version": 1, "funcs": [{"name": "f", "args": ["x"], "storage_order": ["y"]}]}"#,
+            "funcs[0].storage_order",
+        ),
     ] {
         let e = PipelineEnv::from_json(text).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(e.contains(want), "{text}: {e}");

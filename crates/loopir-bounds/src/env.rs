@@ -4,9 +4,7 @@
 use std::collections::BTreeMap;
 
 use loopir::Expr;
-use loopir::pipeline::{
-    BoundDesc, ConstraintDesc, FuncDesc, OutputDesc, PipelineEnv, RVarDesc, UpdateDesc,
-};
+use loopir::pipeline::{BoundDesc, ConstraintDesc, FuncDesc, OutputDesc, PipelineEnv, RVarDesc, UpdateDesc};
 use serde::Deserialize;
 
 use crate::error::BoundsError;
@@ -189,7 +187,8 @@ impl BoundsEnv {
             .funcs
             .iter()
             .map(|(name, f)| FuncDesc {
-                types: Some(f.types.iter().filter_map(|t| parse_type(t)).collect::<Vec<_>>()).filter(|t| !t.is_empty()),
+                types: Some(f.types.iter().filter_map(|t| parse_type(t)).collect::<Vec<_>>())
+                    .filter(|t| !t.is_empty()),
                 args: Some(f.args.clone()),
                 updates: f
                     .updates
@@ -198,7 +197,11 @@ impl BoundsEnv {
                         rvars: u
                             .rvars
                             .iter()
-                            .map(|r| RVarDesc { name: r.name.clone(), min: r.min.clone(), extent: r.extent.clone() })
+                            .map(|r| RVarDesc {
+                                name: r.name.clone(),
+                                min: r.min.clone(),
+                                extent: r.extent.clone(),
+                            })
                             .collect(),
                         predicates: u.predicates.clone(),
                     })
@@ -271,7 +274,11 @@ impl BoundsEnv {
                                 rvars: u
                                     .rvars
                                     .iter()
-                                    .map(|r| RVar { name: r.name.clone(), min: r.min.clone(), extent: r.extent.clone() })
+                                    .map(|r| RVar {
+                                        name: r.name.clone(),
+                                        min: r.min.clone(),
+                                        extent: r.extent.clone(),
+                                    })
                                     .collect(),
                                 predicates: u.predicates.clone(),
                             })

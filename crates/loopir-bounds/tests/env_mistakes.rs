@@ -39,7 +39,10 @@ fn the_good_env_passes() {
 #[test]
 fn an_empty_order_is_an_error() {
     let e = error(&env("[]", GOOD_OUTPUTS, r#"["x", "y"]"#));
-    assert!(e.contains("order: is empty, but the statement produces `f`") && e.contains("(at `produce f`)"), "{e}");
+    assert!(
+        e.contains("order: is empty, but the statement produces `f`") && e.contains("(at `produce f`)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -71,7 +74,10 @@ fn missing_outputs_are_an_error() {
 #[test]
 fn too_few_args_for_a_func_are_an_error() {
     let e = error(&env(r#"["f", "g"]"#, GOOD_OUTPUTS, r#"["x"]"#));
-    assert!(e.contains("funcs[0].args: Func `f` has 1 pure argument(s)") && e.contains("2 dimension(s)"), "{e}");
+    assert!(
+        e.contains("funcs[0].args: Func `f` has 1 pure argument(s)") && e.contains("2 dimension(s)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -83,10 +89,15 @@ fn the_default_env_is_an_error() {
 
 #[test]
 fn types_that_disagree_with_the_ir_are_an_error() {
-    let text = env(r#"["f", "g"]"#, GOOD_OUTPUTS, r#"["x", "y"]"#).replacen(r#""types": ["int32"], "args": ["x", "y"]"#, r#""types": ["float32"], "args": ["x", "y"]"#, 1);
+    let text = env(r#"["f", "g"]"#, GOOD_OUTPUTS, r#"["x", "y"]"#).replacen(
+        r#""types": ["int32"], "args": ["x", "y"]"#,
+        r#""types": ["float32"], "args": ["x", "y"]"#,
+        1,
+    );
     let env = BoundsEnv::from_json(&text).expect("reads");
     // Parsed with the right types, checked against the wrong ones.
-    let s = parse_stmt_with_env(STMT, &loopir::ParseEnv::new().with_func("f", vec![loopir::Type::INT32])).expect("parses");
+    let s = parse_stmt_with_env(STMT, &loopir::ParseEnv::new().with_func("f", vec![loopir::Type::INT32]))
+        .expect("parses");
     let e = env.check_against(&s).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(e.contains("funcs[0].types: Func `f` has types [float32]"), "{e}");
 }
@@ -96,9 +107,16 @@ fn the_bounds_passes_refuse_flattened_ir() {
     let env = BoundsEnv::from_json(&env(r#"["f", "g"]"#, GOOD_OUTPUTS, r#"["x", "y"]"#)).expect("reads");
     let flat = loopir::parse_stmt("allocate f[int32 * 4]\nf[0] = 1\nfree f\n").expect("parses");
     let ctx = loopir_simplify::Ctx::new();
-    let e = loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, &flat, &env).err().map(|e| e.to_string());
-    assert!(e.as_deref().is_some_and(|e| e.contains("expects the schedule stage") && e.contains("allocate f")), "{e:?}");
+    let e = loopir_bounds::compute_bounds::computation_bounds_inference(&ctx, &flat, &env)
+        .err()
+        .map(|e| e.to_string());
+    assert!(
+        e.as_deref().is_some_and(|e| e.contains("expects the schedule stage") && e.contains("allocate f")),
+        "{e:?}"
+    );
     let fb = loopir_bounds::FuncValueBounds::default();
-    let e = loopir_bounds::allocation_bounds::allocation_bounds_inference(&flat, &env, &fb, 0).err().map(|e| e.to_string());
+    let e = loopir_bounds::allocation_bounds::allocation_bounds_inference(&flat, &env, &fb, 0)
+        .err()
+        .map(|e| e.to_string());
     assert!(e.as_deref().is_some_and(|e| e.contains("but got storage-flattened IR")), "{e:?}");
 }

@@ -57,9 +57,8 @@ pub struct EnvFile {
 /// give away. Errors say what was wrong and, for a file of another kind, which kind it
 /// looks like.
 pub fn read_env_file(text: &str, expected: Option<EnvFileKind>) -> Result<EnvFile, String> {
-    let has_version = serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .is_some_and(|v| v.get("version").is_some());
+    let has_version =
+        serde_json::from_str::<serde_json::Value>(text).ok().is_some_and(|v| v.get("version").is_some());
     if has_version {
         return PipelineEnv::from_json(text)
             .map(|env| EnvFile { env, kind: EnvFileKind::Pipeline })
@@ -81,9 +80,9 @@ pub fn read_env_file(text: &str, expected: Option<EnvFileKind>) -> Result<EnvFil
     let env = match kind {
         EnvFileKind::Pipeline => PipelineEnv::from_json(text).map_err(|e| e.to_string())?,
         EnvFileKind::Profile => FuncEnv::from_json(text).map_err(|e| e.to_string())?.to_pipeline_env(),
-        EnvFileKind::Trace => TraceEnv::from_json(text)
-            .and_then(|t| t.to_pipeline_env())
-            .map_err(|e| e.to_string())?,
+        EnvFileKind::Trace => {
+            TraceEnv::from_json(text).and_then(|t| t.to_pipeline_env()).map_err(|e| e.to_string())?
+        }
         EnvFileKind::Bounds => {
             // A bounds env that looks like another pass's file gets the same hint as the
             // other readers give.
@@ -154,14 +153,34 @@ pub fn merge_envs(envs: impl IntoIterator<Item = PipelineEnv>) -> Result<Pipelin
             let g = &mut out.funcs[i];
             let name = f.name.clone();
             let at = |what: &str| format!("funcs[{i}].{what}");
-            merge_opt(&mut g.display_name, &f.display_name, || at("display_name"), &format!("the display name of `{name}`"))?;
+            merge_opt(
+                &mut g.display_name,
+                &f.display_name,
+                || at("display_name"),
+                &format!("the display name of `{name}`"),
+            )?;
             merge_opt(&mut g.types, &f.types, || at("types"), &format!("the types of `{name}`"))?;
             merge_opt(&mut g.args, &f.args, || at("args"), &format!("the arguments of `{name}`"))?;
             merge_list(&mut g.updates, &f.updates, || at("updates"), &format!("the updates of `{name}`"))?;
-            merge_list(&mut g.bounds, &f.bounds, || at("bounds"), &format!("the explicit bounds of `{name}`"))?;
-            merge_opt(&mut g.storage_order, &f.storage_order, || at("storage_order"), &format!("the storage order of `{name}`"))?;
+            merge_list(
+                &mut g.bounds,
+                &f.bounds,
+                || at("bounds"),
+                &format!("the explicit bounds of `{name}`"),
+            )?;
+            merge_opt(
+                &mut g.storage_order,
+                &f.storage_order,
+                || at("storage_order"),
+                &format!("the storage order of `{name}`"),
+            )?;
             merge_list(&mut g.tags, &f.tags, || at("tags"), &format!("the trace tags of `{name}`"))?;
-            merge_opt(&mut g.extern_def, &f.extern_def, || at("extern"), &format!("the extern definition of `{name}`"))?;
+            merge_opt(
+                &mut g.extern_def,
+                &f.extern_def,
+                || at("extern"),
+                &format!("the extern definition of `{name}`"),
+            )?;
             g.profile &= f.profile;
             g.trace_loads |= f.trace_loads;
             g.trace_stores |= f.trace_stores;
@@ -182,15 +201,30 @@ pub fn merge_envs(envs: impl IntoIterator<Item = PipelineEnv>) -> Result<Pipelin
             }
         }
         if let Some(params) = &env.params {
-            merge_list(out.params.get_or_insert_with(Vec::new), params, || "params".to_owned(), "the parameters")?;
+            merge_list(
+                out.params.get_or_insert_with(Vec::new),
+                params,
+                || "params".to_owned(),
+                "the parameters",
+            )?;
         }
         for o in &env.outputs {
             match out.outputs.iter().position(|p| p.func == o.func) {
                 Some(k) => {
                     let p = &mut out.outputs[k];
                     let func = o.func.clone();
-                    merge_opt(&mut p.buffer, &o.buffer, || format!("outputs[{k}].buffer"), &format!("the buffer of output `{func}`"))?;
-                    merge_list(&mut p.constraints, &o.constraints, || format!("outputs[{k}].constraints"), &format!("the constraints of output `{func}`"))?;
+                    merge_opt(
+                        &mut p.buffer,
+                        &o.buffer,
+                        || format!("outputs[{k}].buffer"),
+                        &format!("the buffer of output `{func}`"),
+                    )?;
+                    merge_list(
+                        &mut p.constraints,
+                        &o.constraints,
+                        || format!("outputs[{k}].constraints"),
+                        &format!("the constraints of output `{func}`"),
+                    )?;
                 }
                 None => out.outputs.push(o.clone()),
             }

@@ -25,6 +25,6 @@ pub use profiling::{
     ProfilingError, UnknownFeature, inject_profiling,
 };
 pub mod tracing;
-pub use tracing::{TraceEnv, TracingError, check_trace_hierarchy, inject_tracing};
 pub use env_file::{EnvFile, EnvFileKind, merge_envs, read_env_file};
 pub use passes::{InjectProfiling, InjectTracing};
+pub use tracing::{TraceEnv, TracingError, check_trace_hierarchy, inject_tracing};

@@ -63,6 +63,8 @@ impl Pass for InjectProfiling {
         if !self.allow_missing_marker && !has_enable_marker(stmt) {
             return Err(PassError::new(ProfilingError::MissingEnableMarker));
         }
-        inject_profiling_in(stmt, &pipeline, &env, &self.options, ctx.names()).map(|p| p.stmt).map_err(PassError::new)
+        inject_profiling_in(stmt, &pipeline, &env, &self.options, ctx.names())
+            .map(|p| p.stmt)
+            .map_err(PassError::new)
     }
 }

@@ -187,9 +187,13 @@ impl<'e> Verifier<'e> {
                     .is_some_and(|ps| ps.iter().any(|p| p.name == name.as_ref() && p.ty == e.ty()));
                 !declared
             }
-            ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => false,
+            ExprKind::IntImm(_) | ExprKind::UIntImm(_) | ExprKind::FloatImm(_) | ExprKind::StringImm(_) => {
+                false
+            }
             ExprKind::Cast(_) | ExprKind::Reinterpret(_) => false,
-            ExprKind::Load { name, .. } => self.allocation(name).is_none() || name.starts_with("allocgroup__"),
+            ExprKind::Load { name, .. } => {
+                self.allocation(name).is_none() || name.starts_with("allocgroup__")
+            }
             ExprKind::Call { call_type: CallType::Intrinsic, args, .. } => {
                 let args: Vec<Expr> = args.clone();
                 self.any_uncertain(e, &args)
@@ -246,7 +250,8 @@ impl<'e> Verifier<'e> {
         }
         match self.arity.get(name) {
             Some((d, first)) if *d != dims => {
-                let message = format!("`{name}` is accessed with {dims} dimension(s) here but {d} at `{first}`");
+                let message =
+                    format!("`{name}` is accessed with {dims} dimension(s) here but {d} at `{first}`");
                 self.report(node, message);
             }
             Some(_) => {}
@@ -262,7 +267,8 @@ impl<'e> Verifier<'e> {
             return true;
         }
         // `<name>.<anything>`: a symbol of a Func or buffer, for every dotted prefix.
-        var.match_indices('.').any(|(i, _)| declared.contains(&var[..i]) || self.bound.contains_key(&var[..i]))
+        var.match_indices('.')
+            .any(|(i, _)| declared.contains(&var[..i]) || self.bound.contains_key(&var[..i]))
     }
 }
 
@@ -274,7 +280,10 @@ impl Visitor for Verifier<'_> {
             StmtKind::For { name, min, max, .. } => {
                 for (what, e) in [("min", min), ("max", max)] {
                     if e.ty() != Type::INT32 {
-                        self.report(|| head(s), format!("the loop's {what} `{}` is {}, not int32", expr_text(e), e.ty()));
+                        self.report(
+                            || head(s),
+                            format!("the loop's {what} `{}` is {}, not int32", expr_text(e), e.ty()),
+                        );
                     }
                 }
                 self.context.push(format!("for {name}"));
@@ -283,7 +292,10 @@ impl Visitor for Verifier<'_> {
             StmtKind::ProducerConsumer { name, is_producer, .. } => {
                 let keyword = if *is_producer { "produce" } else { "consume" };
                 if self.pipeline_nodes.iter().any(|n| n == name) {
-                    self.report(|| head(s), format!("`{keyword} {name}` lies inside another produce or consume node of `{name}`"));
+                    self.report(
+                        || head(s),
+                        format!("`{keyword} {name}` lies inside another produce or consume node of `{name}`"),
+                    );
                 }
                 self.context.push(format!("{keyword} {name}"));
                 self.pipeline_nodes.push(name.clone());
@@ -302,15 +314,18 @@ impl Visitor for Verifier<'_> {
                 self.context.push(format!("allocate {name}"));
                 pushed_context = true;
             }
-            StmtKind::Free { name } => {
-                if self.allocation(name).is_none() && !self.register_allocations.contains(name) {
-                    self.report(|| head(s), format!("not inside an allocation of `{name}`"));
-                }
+            StmtKind::Free { name }
+                if self.allocation(name).is_none() && !self.register_allocations.contains(name) =>
+            {
+                self.report(|| head(s), format!("not inside an allocation of `{name}`"));
             }
             StmtKind::Store { name, value, index, predicate, .. } => {
                 let lanes = value.ty().lanes();
                 if index.ty().lanes() != lanes {
-                    self.report(|| head(s), format!("the index has {} lanes, the value {lanes}", index.ty().lanes()));
+                    self.report(
+                        || head(s),
+                        format!("the index has {} lanes, the value {lanes}", index.ty().lanes()),
+                    );
                 }
                 if !index.ty().is_int() && !index.ty().is_uint() {
                     self.report(|| head(s), format!("the index is {}, not an integer", index.ty()));
@@ -327,7 +342,8 @@ impl Visitor for Verifier<'_> {
             StmtKind::Provide { name, values, args, predicate } => {
                 self.check_arity(name, args.len(), || head(s));
                 self.check_bool("the predicate", predicate, None, || head(s));
-                let realized = self.realizations.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t.clone());
+                let realized =
+                    self.realizations.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t.clone());
                 if let Some(types) = realized
                     && !types.is_empty()
                 {
@@ -339,13 +355,21 @@ impl Visitor for Verifier<'_> {
                         let got: Vec<String> = got.iter().map(Type::to_string).collect();
                         self.report(
                             || head(s),
-                            format!("stores [{}] to `{name}`, realized as [{}]", got.join(", "), want.join(", ")),
+                            format!(
+                                "stores [{}] to `{name}`, realized as [{}]",
+                                got.join(", "),
+                                want.join(", ")
+                            ),
                         );
                     }
                 }
             }
-            StmtKind::IfThenElse { condition, .. } => self.check_bool("the condition", condition, Some(1), || head(s)),
-            StmtKind::AssertStmt { condition, .. } => self.check_bool("the condition", condition, Some(1), || head(s)),
+            StmtKind::IfThenElse { condition, .. } => {
+                self.check_bool("the condition", condition, Some(1), || head(s))
+            }
+            StmtKind::AssertStmt { condition, .. } => {
+                self.check_bool("the condition", condition, Some(1), || head(s))
+            }
             StmtKind::Block(stmts) => {
                 // A consume node directly in a block follows its produce node there, or
                 // its Func is realized (or is an output, at the pipeline's top level).
@@ -357,11 +381,19 @@ impl Visitor for Verifier<'_> {
                         // A tuple's elements are realized or allocated as `f.0`, `f.1`,
                         // ..., a Func's buffer may be `f.buffer`, and the reference's GPU
                         // allocation groups hold the storage of several Funcs.
-                        let holds = |n: &Name| n == name || n.strip_prefix(name.as_ref()).is_some_and(|r| r.starts_with('.'));
+                        let holds = |n: &Name| {
+                            n == name || n.strip_prefix(name.as_ref()).is_some_and(|r| r.starts_with('.'))
+                        };
                         let realized = self.realizations.iter().any(|(n, _)| holds(n))
-                            || self.allocations.iter().any(|(n, _)| holds(n) || n.starts_with("allocgroup__"));
+                            || self
+                                .allocations
+                                .iter()
+                                .any(|(n, _)| holds(n) || n.starts_with("allocgroup__"));
                         if !produced_before && !realized {
-                            self.report(|| head(st), format!("`consume {name}` does not follow a `produce {name}`"));
+                            self.report(
+                                || head(st),
+                                format!("`consume {name}` does not follow a `produce {name}`"),
+                            );
                         }
                     }
                 }
@@ -406,7 +438,10 @@ impl Visitor for Verifier<'_> {
             ExprKind::Load { name, index, predicate, .. } => {
                 let lanes = e.ty().lanes();
                 if index.ty().lanes() != lanes {
-                    self.report(node, format!("the index has {} lanes, the value {lanes}", index.ty().lanes()));
+                    self.report(
+                        node,
+                        format!("the index has {} lanes, the value {lanes}", index.ty().lanes()),
+                    );
                 }
                 self.check_bool("the predicate", predicate, Some(lanes), node);
                 if let Some(t) = self.allocation(name)
@@ -419,10 +454,8 @@ impl Visitor for Verifier<'_> {
             ExprKind::Call { name, args, call_type: CallType::Halide, .. } => {
                 self.check_arity(name, args.len(), node);
             }
-            ExprKind::Variable(name) => {
-                if !self.bound.contains_key(name) && !self.is_declared(name) {
-                    self.report(node, format!("`{name}` is neither bound here nor declared by the environment"));
-                }
+            ExprKind::Variable(name) if !self.bound.contains_key(name) && !self.is_declared(name) => {
+                self.report(node, format!("`{name}` is neither bound here nor declared by the environment"));
             }
             _ => {}
         }

@@ -7,7 +7,8 @@ use loopir::verify::verify;
 #[test]
 fn each_broken_fixture_is_rejected_with_its_violation() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/verify");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("fixtures/verify").flatten().map(|e| e.path()).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(&dir).expect("fixtures/verify").flatten().map(|e| e.path()).collect();
     files.sort();
     assert!(files.len() >= 10, "one fixture per broken kind, found {}", files.len());
     for path in files {

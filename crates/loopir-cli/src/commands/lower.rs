@@ -12,7 +12,9 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use loopir::pipeline::{Cause, LowerCtx, Pass as LibPass, Pipeline, PipelineEnv, PipelineError, PipelineObserver};
+use loopir::pipeline::{
+    Cause, LowerCtx, Pass as LibPass, Pipeline, PipelineEnv, PipelineError, PipelineObserver,
+};
 use loopir::{Stmt, stmt_to_string};
 use loopir_profiling::{EnvFileKind, FuncEnv, InjectProfiling, InjectTracing, merge_envs, read_env_file};
 
@@ -88,7 +90,10 @@ pub const PASSES: &[Pass] = &[
               default: every produce/consume name is a profiled Func",
         file_kind: EnvFileKind::Profile,
         make: |a| {
-            Box::new(InjectProfiling { options: a.profile.options(), allow_missing_marker: a.allow_missing_marker })
+            Box::new(InjectProfiling {
+                options: a.profile.options(),
+                allow_missing_marker: a.allow_missing_marker,
+            })
         },
     },
     Pass {
@@ -171,7 +176,10 @@ fn read_envs(specs: &[String], passes: &[&Pass]) -> Result<Option<PipelineEnv>, 
                     )));
                 };
                 let Some(rank) = passes.iter().position(|p| p.name == pass.name) else {
-                    return Err(CliError::input(format!("--env {spec}: pass `{}` is not in --passes", pass.name)));
+                    return Err(CliError::input(format!(
+                        "--env {spec}: pass `{}` is not in --passes",
+                        pass.name
+                    )));
                 };
                 if named.contains(&pass.name) {
                     return Err(CliError::input(format!(
@@ -229,12 +237,20 @@ struct SaveObserver<'a> {
 }
 
 impl PipelineObserver for SaveObserver<'_> {
-    fn after(&mut self, index: usize, pass: Option<&dyn LibPass>, stmt: &Stmt, _: Duration) -> Result<(), Cause> {
+    fn after(
+        &mut self,
+        index: usize,
+        pass: Option<&dyn LibPass>,
+        stmt: &Stmt,
+        _: Duration,
+    ) -> Result<(), Cause> {
         let name = pass.map_or("input", |p| p.name());
-        self.temps.save(&step_file_name(index, name, self.total), &stmt_to_string(stmt)).map_err(|e| match e {
-            CliError::Io(m) | CliError::Input(m) => Cause::from(m),
-            _ => Cause::from("cannot save the step"),
-        })
+        self.temps.save(&step_file_name(index, name, self.total), &stmt_to_string(stmt)).map_err(
+            |e| match e {
+                CliError::Io(m) | CliError::Input(m) => Cause::from(m),
+                _ => Cause::from("cannot save the step"),
+            },
+        )
     }
 }
 
@@ -264,7 +280,8 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
         let inferred = FuncEnv::infer_from_stmt(&stmt).to_pipeline_env();
         env.funcs = inferred.funcs;
     }
-    let mut ctx = LowerCtx::new(env).map_err(|e| CliError::input(format!("{}: environment: {e}", input.name)))?;
+    let mut ctx =
+        LowerCtx::new(env).map_err(|e| CliError::input(format!("{}: environment: {e}", input.name)))?;
     ctx.options.verify = args.verify;
 
     let mut pipeline = Pipeline::new();

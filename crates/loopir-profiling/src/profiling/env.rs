@@ -225,7 +225,11 @@ impl FuncEnv {
     pub fn from_pipeline_env(env: &loopir::pipeline::PipelineEnv) -> FuncEnv {
         let mut out = FuncEnv { pipeline: env.pipeline.clone(), ..FuncEnv::default() };
         for f in &env.funcs {
-            out.insert(FuncInfo { name: f.name.clone(), display_name: f.display_name.clone(), profile: f.profile });
+            out.insert(FuncInfo {
+                name: f.name.clone(),
+                display_name: f.display_name.clone(),
+                profile: f.profile,
+            });
         }
         out
     }

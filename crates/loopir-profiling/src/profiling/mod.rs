@@ -94,7 +94,8 @@ pub fn inject_profiling_in(
     options: &ProfileOptions,
     names: &mut loopir::pipeline::NameGen,
 ) -> Result<Profiled, ProfilingError> {
-    loopir::pipeline::check_stage(stmt, loopir::pipeline::IrStage::Flattened).map_err(ProfilingError::WrongStage)?;
+    loopir::pipeline::check_stage(stmt, loopir::pipeline::IrStage::Flattened)
+        .map_err(ProfilingError::WrongStage)?;
     env.check_against(stmt)?;
     if options.is_empty() {
         return Ok(Profiled { stmt: stmt.clone(), entries: EntryTable::default() });

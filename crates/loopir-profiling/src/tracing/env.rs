@@ -330,7 +330,11 @@ impl TraceEnv {
         env.outputs = self
             .outputs
             .iter()
-            .map(|o| OutputDesc { func: o.name.clone(), buffer: Some(o.buffer.clone()), constraints: Vec::new() })
+            .map(|o| OutputDesc {
+                func: o.name.clone(),
+                buffer: Some(o.buffer.clone()),
+                constraints: Vec::new(),
+            })
             .collect();
         env.images = self
             .images

@@ -155,7 +155,8 @@ fn inject(
     options: &TraceOptions<'_>,
     names: NameGen,
 ) -> Result<(Stmt, NameGen), TracingError> {
-    loopir::pipeline::check_stage(stmt, loopir::pipeline::IrStage::Schedule).map_err(TracingError::WrongStage)?;
+    loopir::pipeline::check_stage(stmt, loopir::pipeline::IrStage::Schedule)
+        .map_err(TracingError::WrongStage)?;
     let index = EnvIndex::new(env)?;
     env_check::check_ir(&index, stmt)?;
 

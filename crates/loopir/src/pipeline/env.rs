@@ -310,7 +310,10 @@ impl PipelineEnv {
             Some(v) => {
                 return Err(EnvError::field(
                     "version",
-                    format!("version {v} is not supported; this library reads version {}", PipelineEnv::VERSION),
+                    format!(
+                        "version {v} is not supported; this library reads version {}",
+                        PipelineEnv::VERSION
+                    ),
                 ));
             }
             None => {
@@ -360,7 +363,11 @@ impl PipelineEnv {
         if self.version != PipelineEnv::VERSION {
             return Err(EnvError::field(
                 "version",
-                format!("version {} is not supported; this library reads version {}", self.version, PipelineEnv::VERSION),
+                format!(
+                    "version {} is not supported; this library reads version {}",
+                    self.version,
+                    PipelineEnv::VERSION
+                ),
             ));
         }
         let mut funcs: BTreeMap<&str, usize> = BTreeMap::new();
@@ -459,7 +466,10 @@ impl PipelineEnv {
             let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
             for (k, name) in order.iter().enumerate() {
                 if !funcs.contains_key(name.as_str()) {
-                    return Err(EnvError::field(format!("order[{k}]"), format!("`{name}` is not a Func of `funcs`")));
+                    return Err(EnvError::field(
+                        format!("order[{k}]"),
+                        format!("`{name}` is not a Func of `funcs`"),
+                    ));
                 }
                 if let Some(first) = seen.insert(name, k) {
                     return Err(EnvError::field(
@@ -499,7 +509,8 @@ impl PipelineEnv {
     /// the DAG.
     pub fn check_against(&self, stmt: &Stmt) -> Result<(), EnvError> {
         self.validate()?;
-        let index: BTreeMap<&str, usize> = self.funcs.iter().enumerate().map(|(i, f)| (f.name.as_str(), i)).collect();
+        let index: BTreeMap<&str, usize> =
+            self.funcs.iter().enumerate().map(|(i, f)| (f.name.as_str(), i)).collect();
         let mut walk = EnvWalk {
             env: self,
             index: &index,
@@ -517,7 +528,10 @@ impl PipelineEnv {
             if index.get(o.func.as_str()).is_some_and(|&fi| !walk.met[fi]) {
                 return Err(EnvError::field(
                     format!("outputs[{i}].func"),
-                    format!("output `{}` does not occur in the statement (no produce, store or call)", o.func),
+                    format!(
+                        "output `{}` does not occur in the statement (no produce, store or call)",
+                        o.func
+                    ),
                 ));
             }
         }
@@ -525,9 +539,13 @@ impl PipelineEnv {
             for name in &walk.produced {
                 if !order.iter().any(|o| o == name) {
                     let problem = if order.is_empty() {
-                        format!("is empty, but the statement produces `{name}`: every produced Func must be in the realization order")
+                        format!(
+                            "is empty, but the statement produces `{name}`: every produced Func must be in the realization order"
+                        )
                     } else {
-                        format!("does not list `{name}`, which the statement produces: every produced Func must be in the realization order")
+                        format!(
+                            "does not list `{name}`, which the statement produces: every produced Func must be in the realization order"
+                        )
                     };
                     return Err(EnvError::at("order", problem, format!("produce {name}")));
                 }
@@ -623,9 +641,13 @@ impl Visitor for EnvWalk<'_> {
             StmtKind::Provide { name, values, args, .. } => {
                 if let Some((i, f)) = self.func(name) {
                     self.met[i] = true;
-                    let node = || crate::stmt_to_string(s).lines().next().unwrap_or_default().trim().to_owned();
+                    let node =
+                        || crate::stmt_to_string(s).lines().next().unwrap_or_default().trim().to_owned();
                     let got: Vec<Type> = values.iter().map(Expr::ty).collect();
-                    if let Some(ft) = f.types.as_ref().filter(|ft| ft.len() != got.len() || ft.iter().zip(&got).any(|(a, b)| a.element_of() != b.element_of())) {
+                    if let Some(ft) = f.types.as_ref().filter(|ft| {
+                        ft.len() != got.len()
+                            || ft.iter().zip(&got).any(|(a, b)| a.element_of() != b.element_of())
+                    }) {
                         let problem = format!(
                             "Func `{name}` has types {}, but the statement stores {} to it",
                             type_list_text(ft),
@@ -703,7 +725,10 @@ mod opt_type_list {
         texts
             .map(|ts| {
                 ts.iter()
-                    .map(|t| super::type_text::parse(t).ok_or_else(|| serde::de::Error::custom(format!("`{t}` is not a type"))))
+                    .map(|t| {
+                        super::type_text::parse(t)
+                            .ok_or_else(|| serde::de::Error::custom(format!("`{t}` is not a type")))
+                    })
                     .collect()
             })
             .transpose()

@@ -53,7 +53,9 @@ impl NameGenState {
 
 /// A counter that is out of range (see [`MAX_COUNTER`]).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("fresh-name counter `{family}` = {value} is out of range: the reference's counters are at most {MAX_COUNTER}")]
+#[error(
+    "fresh-name counter `{family}` = {value} is out of range: the reference's counters are at most {MAX_COUNTER}"
+)]
 pub struct CounterOutOfRange {
     /// The family (`t`, `parallel_task`).
     pub family: String,

@@ -110,7 +110,13 @@ impl PipelineError {
 pub trait PipelineObserver {
     /// Called with the input (index 0, pass `None`) and after each pass (index from 1)
     /// with its output and how long it took.
-    fn after(&mut self, index: usize, pass: Option<&dyn Pass>, stmt: &Stmt, elapsed: Duration) -> Result<(), Cause>;
+    fn after(
+        &mut self,
+        index: usize,
+        pass: Option<&dyn Pass>,
+        stmt: &Stmt,
+        elapsed: Duration,
+    ) -> Result<(), Cause>;
 }
 
 /// An observer that records each pass's name and time.
@@ -121,7 +127,13 @@ pub struct Timings {
 }
 
 impl PipelineObserver for Timings {
-    fn after(&mut self, _index: usize, pass: Option<&dyn Pass>, _stmt: &Stmt, elapsed: Duration) -> Result<(), Cause> {
+    fn after(
+        &mut self,
+        _index: usize,
+        pass: Option<&dyn Pass>,
+        _stmt: &Stmt,
+        elapsed: Duration,
+    ) -> Result<(), Cause> {
         if let Some(p) = pass {
             self.passes.push((p.name(), elapsed));
         }
@@ -197,7 +209,11 @@ impl Pipeline {
             verify(stmt, Some(ctx.env())).map_err(|errors| PipelineError::Invalid { after: None, errors })?;
         }
         for o in observers.iter_mut() {
-            o.after(0, None, stmt, Duration::ZERO).map_err(|cause| PipelineError::Observer { index: 0, pass: "input", cause })?;
+            o.after(0, None, stmt, Duration::ZERO).map_err(|cause| PipelineError::Observer {
+                index: 0,
+                pass: "input",
+                cause,
+            })?;
         }
         let mut current = stmt.clone();
         for (i, pass) in self.passes.iter().enumerate() {
@@ -208,8 +224,10 @@ impl Pipeline {
             current = pass.run(&current, ctx).map_err(fail)?;
             let elapsed = start.elapsed();
             if ctx.options.verify {
-                verify(&current, Some(ctx.env()))
-                    .map_err(|errors| PipelineError::Invalid { after: Some(pass.name().to_owned()), errors })?;
+                verify(&current, Some(ctx.env())).map_err(|errors| PipelineError::Invalid {
+                    after: Some(pass.name().to_owned()),
+                    errors,
+                })?;
             }
             for o in observers.iter_mut() {
                 o.after(index, Some(pass.as_ref()), &current, elapsed)

@@ -26,7 +26,9 @@ pub enum IrStage {
 impl std::fmt::Display for IrStage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            IrStage::Schedule => "the schedule stage (realize, Provide and Func calls, before storage flattening)",
+            IrStage::Schedule => {
+                "the schedule stage (realize, Provide and Func calls, before storage flattening)"
+            }
             IrStage::Flattened => "storage-flattened IR (allocate, free, Store and Load)",
             IrStage::Any => "IR of any stage",
         })
@@ -101,7 +103,14 @@ struct StageScan {
 }
 
 fn head(s: &Stmt) -> String {
-    crate::stmt_to_string(s).lines().next().unwrap_or_default().trim().trim_end_matches('{').trim_end().to_owned()
+    crate::stmt_to_string(s)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .trim_end_matches('{')
+        .trim_end()
+        .to_owned()
 }
 
 impl Visitor for StageScan {
