@@ -118,27 +118,13 @@ pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
 }
 
 /// One line per Func or buffer, `name: [min, max], ...`, each finite end after CSE (as
-/// [`loopir_simplify::cse::print_boxes`], with the names and loads of flattened buffers
+/// [`loopir_bounds::boxes::print_boxes`], with the names and loads of flattened buffers
 /// restored).
 fn print_regions(ctx: &Ctx, boxes: &BoxMap) -> String {
-    let end = |b: &Bound| match b {
+    loopir_bounds::boxes::print_boxes_with(boxes, bounds_view::display_name, |b| match b {
         Bound::Finite(e) => print_bound(ctx, &Bound::Finite(bounds_view::restore_loads(e))),
         other => print_bound(ctx, other),
-    };
-    let mut text = String::new();
-    for (name, region) in boxes {
-        text.push_str(bounds_view::display_name(name));
-        text.push(':');
-        for (i, interval) in region.bounds.iter().enumerate() {
-            text.push_str(if i == 0 { " [" } else { ", [" });
-            text.push_str(&end(&interval.min));
-            text.push_str(", ");
-            text.push_str(&end(&interval.max));
-            text.push(']');
-        }
-        text.push('\n');
-    }
-    text
+    })
 }
 
 enum Output {
