@@ -176,8 +176,9 @@ impl BoundsEnv {
         Ok(env)
     }
 
-    /// The same description as a [`PipelineEnv`]: Funcs (sorted by name) with their types
-    /// (`None` where the list is empty), pure arguments, updates, explicit bounds and
+    /// The same description as a [`PipelineEnv`]: Funcs (sorted by name, then those only
+    /// `order` or `outputs` name) with their types and pure arguments (`None` where the
+    /// list is empty: not known), updates, explicit bounds and
     /// extern definitions; the order; the outputs with their constraints; the target's
     /// `profile` feature; the `t` counter. A bounds env says nothing of the pipeline's
     /// name, images, parameters, tracing or display names.
@@ -189,7 +190,8 @@ impl BoundsEnv {
             .map(|(name, f)| FuncDesc {
                 types: Some(f.types.iter().filter_map(|t| parse_type(t)).collect::<Vec<_>>())
                     .filter(|t| !t.is_empty()),
-                args: Some(f.args.clone()),
+                // An empty list is what an env that does not say gives: unknown.
+                args: Some(f.args.clone()).filter(|a| !a.is_empty()),
                 updates: f
                     .updates
                     .iter()
@@ -221,6 +223,13 @@ impl BoundsEnv {
                 ..FuncDesc::new(name)
             })
             .collect();
+        // A Func the order or the outputs name is a Func even when `funcs` does not
+        // describe it.
+        for name in self.order.iter().chain(self.outputs.iter().map(|o| &o.func)) {
+            if !env.funcs.iter().any(|f| &f.name == name) {
+                env.funcs.push(FuncDesc::new(name));
+            }
+        }
         env.order = Some(self.order.clone());
         env.outputs = self
             .outputs
