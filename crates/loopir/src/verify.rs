@@ -131,9 +131,21 @@ struct Verifier<'e> {
     register_allocations: rustc_hash::FxHashSet<Name>,
 }
 
+/// The first line of a statement's text, without printing its body (a body can be
+/// large, and its text exponential in a DAG's size).
+pub(crate) fn stmt_head(s: &Stmt) -> String {
+    let shallow = match s.kind() {
+        StmtKind::Block(_) | StmtKind::Fork { .. } => return "block".to_owned(),
+        StmtKind::IfThenElse { condition, .. } => return format!("if ({})", expr_text(condition)),
+        _ => s.with_body(Stmt::evaluate(Expr::i32(0))).unwrap_or_else(|| s.clone()),
+    };
+    let text = crate::stmt_to_string(&shallow);
+    let line = text.lines().next().unwrap_or_default().trim().trim_end_matches('{').trim_end();
+    if line.len() > 200 { format!("{}…", &line[..line.floor_char_boundary(200)]) } else { line.to_owned() }
+}
+
 fn head(s: &Stmt) -> String {
-    let text = crate::stmt_to_string(s);
-    text.lines().next().unwrap_or_default().trim().trim_end_matches('{').trim_end().to_owned()
+    stmt_head(s)
 }
 
 fn expr_text(e: &Expr) -> String {

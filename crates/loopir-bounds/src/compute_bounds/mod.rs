@@ -838,7 +838,8 @@ mod tests {
     fn update_without_pure_definition_is_unsupported() {
         let text = "produce f {\n for (f.s1.x, 0, 9) {\n  f(f.s1.x) = 1\n }\n}\n";
         // `f` is the output here: a produced Func without a realization is one.
-        let env = r#"{"order": ["f"], "target": {"profile": false}, "outputs": [{"func": "f", "buffer": "f"}]}"#;
+        let env =
+            r#"{"order": ["f"], "target": {"profile": false}, "outputs": [{"func": "f", "buffer": "f"}]}"#;
         let r = run_with(env, text);
         assert!(matches!(r, Err(BoundsError::Unsupported(_))), "{r:?}");
     }

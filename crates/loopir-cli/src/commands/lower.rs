@@ -54,6 +54,10 @@ pub struct LowerArgs {
     /// Run the verifier (`loopir verify`) on the input and after every pass.
     #[arg(long)]
     verify: bool,
+    /// Say on standard error what each single pass's environment file lacks as a
+    /// pipeline environment.
+    #[arg(long)]
+    verbose: bool,
     /// Let the profile pass accept input without `profiling_enable_instance_marker()`
     /// (the profiler instance is then never enabled); without this flag such input is
     /// refused.
@@ -161,9 +165,9 @@ fn resolve_passes(names: &[String]) -> Result<Vec<&'static Pass>, CliError> {
 
 /// Reads the `--env` arguments: each a pipeline environment or a single pass's file
 /// (as PASS=FILE, the pass must be in `--passes`, once), merged in the order of the passes
-/// they were given for (plain files first). Each single-pass file gets a note of what it
-/// lacks on standard error.
-fn read_envs(specs: &[String], passes: &[&Pass]) -> Result<Option<PipelineEnv>, CliError> {
+/// they were given for (plain files first). With `--verbose`, each single-pass file gets
+/// a note of what it lacks on standard error.
+fn read_envs(specs: &[String], passes: &[&Pass], verbose: bool) -> Result<Option<PipelineEnv>, CliError> {
     let mut files: Vec<(usize, PathBuf, EnvFileKind, PipelineEnv)> = Vec::new();
     let mut named: Vec<&'static str> = Vec::new();
     for spec in specs {
@@ -197,7 +201,7 @@ fn read_envs(specs: &[String], passes: &[&Pass]) -> Result<Option<PipelineEnv>, 
         files.push((rank, path, file.kind, file.env));
     }
     files.sort_by_key(|f| f.0);
-    for (_, path, kind, _) in &files {
+    for (_, path, kind, _) in files.iter().filter(|_| verbose) {
         if let Some(lacks) = kind.lacks() {
             eprint(&format!(
                 "note: {} is a single pass's environment file, read as a pipeline environment: {lacks}\n",
@@ -262,7 +266,7 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     // Everything that can be checked before reading the input is checked first.
     let passes = resolve_passes(&args.passes)?;
     check_profile_flags(args, &passes)?;
-    let given = read_envs(&args.envs, &passes)?;
+    let given = read_envs(&args.envs, &passes, args.verbose)?;
     let temps = args.save_temps.as_deref().map(SaveTemps::prepare).transpose()?;
     let input = read_input(args.file.as_deref())?;
 

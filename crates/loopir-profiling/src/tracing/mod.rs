@@ -116,6 +116,8 @@ pub fn inject_tracing_with(
     env: &TraceEnv,
     options: &TraceOptions<'_>,
 ) -> Result<Stmt, TracingError> {
+    // The environment's own mistakes (a counter out of range among them) first.
+    EnvIndex::new(env)?;
     let first_temp =
         options.first_temp.unwrap_or_else(|| next_free_temp_index(stmt).max(env.fresh_names.t.unwrap_or(0)));
     let names = NameGen::new(first_temp, options.first_task)?;
