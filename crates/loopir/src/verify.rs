@@ -249,7 +249,7 @@ impl<'e> Verifier<'e> {
         }
     }
 
-    fn check_arity(&mut self, name: &Name, dims: usize, node: impl Fn() -> String) {
+    fn check_arity(&mut self, name: &Name, dims: usize, first: &str, node: impl Fn() -> String) {
         if let Some(env) = self.env
             && let Some((_, f)) = env.func(name)
             && let Some(args) = &f.args
@@ -268,7 +268,9 @@ impl<'e> Verifier<'e> {
             }
             Some(_) => {}
             None => {
-                self.arity.insert(name.clone(), (dims, node()));
+                // Kind and name only: this is the path of valid IR, and printing a node
+                // can take time exponential in a DAG's size.
+                self.arity.insert(name.clone(), (dims, first.to_owned()));
             }
         }
     }
@@ -315,7 +317,7 @@ impl Visitor for Verifier<'_> {
                 pushed_pipeline = true;
             }
             StmtKind::Realize { name, bounds, .. } => {
-                self.check_arity(name, bounds.len(), || head(s));
+                self.check_arity(name, bounds.len(), &format!("realize {name}"), || head(s));
                 self.context.push(format!("realize {name}"));
                 pushed_context = true;
             }
@@ -352,7 +354,7 @@ impl Visitor for Verifier<'_> {
                 }
             }
             StmtKind::Provide { name, values, args, predicate } => {
-                self.check_arity(name, args.len(), || head(s));
+                self.check_arity(name, args.len(), &format!("{name}(…) = …"), || head(s));
                 self.check_bool("the predicate", predicate, None, || head(s));
                 let realized =
                     self.realizations.iter().rev().find(|(n, _)| n == name).map(|(_, t)| t.clone());
@@ -464,7 +466,7 @@ impl Visitor for Verifier<'_> {
                 }
             }
             ExprKind::Call { name, args, call_type: CallType::Halide, .. } => {
-                self.check_arity(name, args.len(), node);
+                self.check_arity(name, args.len(), &format!("{name}(…)"), node);
             }
             ExprKind::Variable(name) if !self.bound.contains_key(name) && !self.is_declared(name) => {
                 self.report(node, format!("`{name}` is neither bound here nor declared by the environment"));

@@ -36,3 +36,30 @@ fn free_variables_are_checked_against_the_declared_parameters() {
     assert!(errors.contains("`y` is neither bound here nor declared"), "{errors}");
     assert!(!errors.contains("`k`") && !errors.contains("`n`"), "{errors}");
 }
+
+#[test]
+fn the_verifier_and_the_stage_check_are_linear_in_the_dag() {
+    // 200 levels of `e + e`: 2^200 paths, 201 nodes. A walk that printed or visited each
+    // path would never end.
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut e = loopir::Expr::call_func(loopir::Type::INT32, "g", vec![loopir::Expr::var_i32("x")], 0);
+        for _ in 0..200 {
+            e = loopir::Expr::add(e.clone(), e).expect("int32 add");
+        }
+        let s = loopir::Stmt::realize(
+            "g",
+            vec![loopir::Type::INT32],
+            loopir::MemoryType::Auto,
+            vec![loopir::MinExtent::new(loopir::Expr::i32(0), loopir::Expr::i32(4))],
+            loopir::Expr::const_true(),
+            loopir::Stmt::evaluate(e),
+        )
+        .expect("a realization");
+        let verified = verify(&s, None).is_ok();
+        let staged = loopir::pipeline::check_stage(&s, loopir::pipeline::IrStage::Schedule).is_ok();
+        let _ = tx.send((verified, staged));
+    });
+    let got = rx.recv_timeout(std::time::Duration::from_secs(60)).expect("finishes: linear in the DAG");
+    assert_eq!(got, (true, true));
+}
