@@ -8,7 +8,7 @@ use loopir::verify::verify;
 
 #[test]
 fn the_verifier_accepts_every_oracle_file() {
-    let files = support::stmt_files(&support::oracle_cases());
+    let files = support::stmt_files(&loopir_testkit::oracle::cases());
     assert!(files.len() > 1000, "expected the whole oracle corpus, found {} files", files.len());
     let mut failures = Vec::new();
     for path in &files {

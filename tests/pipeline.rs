@@ -52,7 +52,7 @@ impl Pass for ReferenceStages {
 
 #[test]
 fn the_reference_order_on_one_pipeline_mints_no_name_twice() {
-    let dir = support::oracle_cases().join("traced_funcs.cpu");
+    let dir = loopir_testkit::oracle::cases().join("traced_funcs.cpu");
     let envs = [
         env_of(&dir, "trace.env.json", EnvFileKind::Trace),
         env_of(&dir, "bounds.env.json", EnvFileKind::Bounds),
@@ -95,7 +95,8 @@ fn the_reference_order_on_one_pipeline_mints_no_name_twice() {
 #[test]
 fn the_oracle_through_pipeline_is_unchanged() {
     let mut checked = (0, 0);
-    for dir in std::fs::read_dir(support::oracle_cases()).expect("cases").flatten().map(|e| e.path()) {
+    for dir in std::fs::read_dir(loopir_testkit::oracle::cases()).expect("cases").flatten().map(|e| e.path())
+    {
         if let (Some(env), Some(input), Some(expected)) = (
             env_of(&dir, "trace.env.json", EnvFileKind::Trace),
             read(&dir, "trace.input.lossless.stmt").or_else(|| read(&dir, "trace.input.stmt")),
@@ -144,7 +145,8 @@ fn the_oracle_through_pipeline_is_unchanged() {
 #[test]
 fn single_pass_env_files_convert_both_ways_unchanged() {
     let mut count = 0;
-    for dir in std::fs::read_dir(support::oracle_cases()).expect("cases").flatten().map(|e| e.path()) {
+    for dir in std::fs::read_dir(loopir_testkit::oracle::cases()).expect("cases").flatten().map(|e| e.path())
+    {
         if let Some(text) = read(&dir, "bounds.env.json") {
             let b = loopir_bounds::env::BoundsEnv::from_json(&text).expect("reads");
             let p = b.to_pipeline_env();

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use loopir::pipeline::{
-    Cause, LowerCtx, Pass as LibPass, Pipeline, PipelineEnv, PipelineError, PipelineObserver,
+    Cause, IrStage, LowerCtx, Pass as LibPass, PassError, Pipeline, PipelineEnv, PipelineError,
+    PipelineObserver,
 };
 use loopir::{Stmt, stmt_to_string};
 use loopir_profiling::{EnvFileKind, FuncEnv, InjectProfiling, InjectTracing, merge_envs, read_env_file};
@@ -121,7 +122,44 @@ pub const PASSES: &[Pass] = &[
         file_kind: EnvFileKind::Bounds,
         make: |_| Box::new(loopir_bounds::AllocationBounds),
     },
+    Pass {
+        name: "flatten",
+        summary: "storage flattening: realizations to allocations, Func and image accesses to loads and stores",
+        env: "Funcs' pure arguments, types and storage, outputs (bounds.env.json); images inferred",
+        file_kind: EnvFileKind::Bounds,
+        make: |_| Box::new(StorageFlattening),
+    },
 ];
+
+/// Storage flattening (`loopir_lower`) as a pass of the pipeline: its env is derived from
+/// the bounds part of the pipeline's, with the images the statement loads, and it draws
+/// `t` names from the run's generator, raised past every `t<N>` the statement uses.
+struct StorageFlattening;
+
+impl LibPass for StorageFlattening {
+    fn name(&self) -> &'static str {
+        "flatten"
+    }
+    fn expects(&self) -> IrStage {
+        IrStage::Schedule
+    }
+    fn produces(&self) -> IrStage {
+        IrStage::Flattened
+    }
+    fn run(&self, stmt: &Stmt, lower: &mut LowerCtx) -> Result<Stmt, PassError> {
+        let bounds = loopir_bounds::env::BoundsEnv::from_pipeline_env(lower.env());
+        let env = super::flatten::flatten_env(&bounds, &[], stmt).map_err(PassError::new)?;
+        let mut names = lower.take_names();
+        let raised = names.raise_char('t', loopir_lower::fresh_names::first_unused_t(stmt));
+        let ctx = loopir_simplify::Ctx::new();
+        ctx.set_names(names);
+        let out = raised.map_err(PassError::new).and_then(|()| {
+            loopir_lower::storage_flattening(&ctx, stmt, &env).map_err(|e| PassError::new(e.to_string()))
+        });
+        lower.restore_names(ctx.take_names());
+        out
+    }
+}
 
 /// The registry entry named `name`.
 fn find_pass(name: &str) -> Option<&'static Pass> {
@@ -276,8 +314,21 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     }
     // Func calls and image loads are told apart by their call kinds, which only the
     // environment can give the parser (untyped, an image's loads would go untraced).
+    let mut parse_env = env.parse_env();
+    // Storage flattening allocates each realization with its Func's value type, which the
+    // parser gives the Funcs of its env (and their tuple elements) only.
+    if passes.iter().any(|p| p.name == "flatten") {
+        let bounds = loopir_bounds::env::BoundsEnv::from_pipeline_env(&env);
+        let funcs = loopir_lower::FlattenEnv::from_bounds_env(&bounds)
+            .map_err(|e| CliError::input(format!("{}: environment: {e}", input.name)))?
+            .parse_env()
+            .funcs;
+        for (name, types) in funcs {
+            parse_env.funcs.entry(name).or_insert(types);
+        }
+    }
     let t0 = Instant::now();
-    let stmt = parse(&input, &env.parse_env())?;
+    let stmt = parse(&input, &parse_env)?;
     let parse_ns = t0.elapsed().as_nanos();
     if env.funcs.is_empty() && passes.iter().any(|p| p.name == "profile") {
         // Nothing known: every produce/consume name is a profiled Func.
@@ -345,7 +396,7 @@ mod tests {
         let e = resolve_passes(&["profile".into(), "simplify".into()]).err().map(message).unwrap_or_default();
         assert!(
             e.contains("unknown pass `simplify`")
-                && e.contains("available passes: profile, trace, bounds, allocation_bounds"),
+                && e.contains("available passes: profile, trace, bounds, allocation_bounds, flatten"),
             "{e}"
         );
         assert!(resolve_passes(&[]).is_err());

@@ -8,7 +8,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`env`] | [`PipelineEnv`], its JSON schema, validation and checks against the IR |
+//! | [`env`](mod@env) | [`PipelineEnv`], its JSON schema, validation and checks against the IR |
 //! | [`names`] | [`NameGen`]: the reference's `unique_name` |
 //! | [`ctx`] | [`LowerCtx`]: env, names, shared analyses, options |
 //! | [`pass`](mod@pass) | [`Pass`], [`Pipeline`], observers, errors |
