@@ -9,6 +9,7 @@
 //! | [`storage_flattening`](mod@storage_flattening) | [`storage_flattening`](fn@storage_flattening): Realize → Allocate, Provide → Store, Func and image calls → Load |
 //! | [`zero_gpu_loop_mins`](mod@zero_gpu_loop_mins) | GPU loops rebased to start at zero (the first step of storage flattening) |
 //! | [`flatten_env`] | [`FlattenEnv`]: what storage flattening knows beyond the IR |
+//! | [`passes`] | [`StorageFlattening`], the pass of a [`loopir::pipeline::Pipeline`] |
 //! | [`fresh_names`] | where the `t<N>` counter starts when the caller does not know it |
 //! | [`error`] | [`LowerError`] |
 //!
@@ -35,11 +36,13 @@
 pub mod error;
 pub mod flatten_env;
 pub mod fresh_names;
+pub mod passes;
 pub mod storage_flattening;
 pub mod zero_gpu_loop_mins;
 
 pub use error::LowerError;
 pub use flatten_env::{FlattenEnv, FlattenFunc, StorageDim, infer_images};
+pub use passes::StorageFlattening;
 pub use storage_flattening::storage_flattening;
 
 /// The guide `docs/lower.md`: compiled here so that its examples run as doctests.
