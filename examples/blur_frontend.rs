@@ -10,36 +10,31 @@
 //! Run it with `cargo run --release --example blur_frontend`; `tests/blur_frontend.rs`
 //! snapshots its output and runs the lowered IR through the interpreter.
 
-use std::collections::BTreeMap;
 use std::error::Error;
 use std::fmt::Write;
+use std::time::Duration;
 
 use loopir::build::{
-    clamp, consume, for_loop, func_call, image_call, int, let_stmts, parallel, produce, provide, realize, var,
+    block, cast, clamp, consume, for_loop, func_call, image_call, int, let_stmts, parallel, produce, provide,
+    realize, var,
+};
+use loopir::pipeline::{
+    Cause, FuncDesc, ImageDesc, LowerCtx, OutputDesc, Pass, Pipeline, PipelineEnv, PipelineObserver,
+    RVarDesc, UpdateDesc,
 };
 use loopir::{Expr, MinExtent, Stmt, Type, stmt_to_string};
-use loopir_bounds::env::{BoundsEnv, Func as BoundsFunc, Output, RVar, Target, Update};
-use loopir_bounds::func_value_bounds::func_value_bounds_from_text;
-use loopir_lower::fresh_names::first_unused_t;
-use loopir_lower::{FlattenEnv, infer_images, storage_flattening};
-use loopir_profiling::tracing::{FuncTracing, ImageTracing, OutputTracing};
-use loopir_profiling::{
-    EntryTable, FuncEnv, FuncInfo, ProfileOptions, TraceEnv, inject_profiling, inject_tracing,
-};
+use loopir_bounds::{AllocationBounds, ComputationBounds};
+use loopir_lower::StorageFlattening;
+use loopir_profiling::{EntryTable, InjectProfiling, InjectTracing};
 
-/// One pipeline as the frontend hands it to loopir: the IR and what the passes must know
-/// beyond it.
+/// One pipeline as the frontend hands it to loopir: the IR, and the one environment that
+/// tells the passes what the IR does not say.
 pub struct FrontendPipeline {
-    /// The pipeline's name (the profiler report's title).
-    pub name: String,
     /// The schedule-stage IR, as Halide's "creating initial loop nests" leaves it.
     pub stmt: Stmt,
-    /// Realization order, outputs, each Func's pure arguments, types and RDoms.
-    pub bounds: BoundsEnv,
-    /// What is traced.
-    pub trace: TraceEnv,
-    /// Which produce/consume names are profiled Funcs.
-    pub profile: FuncEnv,
+    /// The pipeline's name, Funcs (pure arguments, types, RDoms, what is traced), images,
+    /// outputs, realization order and target.
+    pub env: PipelineEnv,
 }
 
 /// The IR before and after profiling, and the profiler's entry table.
@@ -91,12 +86,30 @@ fn realize_of(func: &str, types: Vec<Type>, args: &[&str], body: Stmt) -> Stmt {
     realize(func, types, bounds, body)
 }
 
-fn bounds_func(args: &[&str], types: &[&str]) -> BoundsFunc {
-    BoundsFunc {
-        args: args.iter().map(|a| a.to_string()).collect(),
-        types: types.iter().map(|t| t.to_string()).collect(),
-        ..BoundsFunc::default()
+/// The image `input`, a uint16 buffer parameter of `dimensions` dimensions.
+fn input_image(dimensions: usize) -> ImageDesc {
+    ImageDesc {
+        name: "input".into(),
+        ty: U16,
+        dimensions: Some(dimensions),
+        is_param: true,
+        trace_loads: false,
+        tags: Vec::new(),
     }
+}
+
+/// An environment with the parts both pipelines share: the name, the output `out`, the
+/// image `input`, a target that profiles (so computation bounds inference leaves the
+/// marker where the profiler turns itself on).
+fn pipeline_env(name: &str, funcs: Vec<FuncDesc>, input_dimensions: usize) -> PipelineEnv {
+    let mut env = PipelineEnv::new();
+    env.pipeline = Some(name.into());
+    env.order = Some(funcs.iter().map(|f| f.name.clone()).collect());
+    env.funcs = funcs;
+    env.images = vec![input_image(input_dimensions)];
+    env.outputs = vec![OutputDesc { func: "out".into(), ..OutputDesc::default() }];
+    env.target.profile = true;
+    env
 }
 
 /// The two-stage blur:
@@ -128,33 +141,18 @@ pub fn blur() -> FrontendPipeline {
         "blur_x",
         vec![U16],
         &["x", "y"],
-        loopir::build::block(vec![produce_blur_x, consume("blur_x", out_x_loop)]),
+        block(vec![produce_blur_x, consume("blur_x", out_x_loop)]),
     );
     let y_loop = parallel("out.s0.y", var("out.s0.y.loop_min"), var("out.s0.y.loop_max"), row);
     let stmt = produce("out", loop_bound_lets("out", 0, &["x", "y"], y_loop));
 
-    let bounds = BoundsEnv {
-        order: vec!["blur_x".into(), "out".into()],
-        outputs: vec![Output { func: "out".into(), buffer: "out".into(), ..Output::default() }],
-        funcs: BTreeMap::from([
-            ("blur_x".into(), bounds_func(&["x", "y"], &["uint16"])),
-            ("out".into(), bounds_func(&["x", "y"], &["uint16"])),
-        ]),
-        // The target profiles: computation bounds inference leaves the marker where the
-        // profiler turns itself on.
-        target: Target { profile: true },
-        ..BoundsEnv::default()
+    // blur_x's realizations are traced: each row's storage and the region computed in it.
+    let blur_x = FuncDesc {
+        trace_realizations: true,
+        ..FuncDesc::new("blur_x").with_signature(vec![U16], &["x", "y"])
     };
-    let mut trace = TraceEnv::new("blur");
-    trace.order = bounds.order.clone();
-    // Trace blur_x's realizations only: each row's storage and computed region.
-    trace.funcs.push(FuncTracing::new("blur_x", &["x", "y"], vec![U16]).trace_realizations());
-    trace.funcs.push(FuncTracing::new("out", &["x", "y"], vec![U16]));
-    trace.outputs.push(OutputTracing::new("out", 2, vec![U16]));
-    trace.images.push(ImageTracing::param("input", U16));
-    let mut profile = FuncEnv::new().with(FuncInfo::new("blur_x")).with(FuncInfo::new("out"));
-    profile.set_pipeline_name("blur");
-    FrontendPipeline { name: "blur".into(), stmt, bounds, trace, profile }
+    let out = FuncDesc::new("out").with_signature(vec![U16], &["x", "y"]);
+    FrontendPipeline { stmt, env: pipeline_env("blur", vec![blur_x, out], 2) }
 }
 
 /// A histogram of a 100x100 image, scaled:
@@ -173,7 +171,7 @@ pub fn histogram() -> FrontendPipeline {
     let init = stage_loop("hist", 0, "x", provide("hist", vec![int(0)], vec![x0]));
     // Stage 1, the update: its loops are over the RDom's variables `r$x` and `r$y`.
     let (rx, ry) = (var("hist.s1.r$x"), var("hist.s1.r$y"));
-    let bucket = clamp(loopir::build::cast(i32t, image_call("input", U16, vec![rx, ry])), 0, 255);
+    let bucket = clamp(cast(i32t, image_call("input", U16, vec![rx, ry])), 0, 255);
     let count = func_call("hist", i32t, vec![bucket.clone()]) + 1;
     let update = stage_loop(
         "hist",
@@ -193,7 +191,7 @@ pub fn histogram() -> FrontendPipeline {
             ]
         })
         .collect();
-    let produce_hist = produce("hist", let_stmts(lets, loopir::build::block(vec![init, update])));
+    let produce_hist = produce("hist", let_stmts(lets, block(vec![init, update])));
 
     let x = var("out.s0.x");
     let out_loop = stage_loop(
@@ -203,77 +201,63 @@ pub fn histogram() -> FrontendPipeline {
         provide("out", vec![func_call("hist", i32t, vec![x.clone()]) * 2], vec![x]),
     );
     let produce_out = produce("out", loop_bound_lets("out", 0, &["x"], out_loop));
-    let stmt = realize_of(
-        "hist",
-        vec![i32t],
-        &["x"],
-        loopir::build::block(vec![produce_hist, consume("hist", produce_out)]),
-    );
+    let stmt =
+        realize_of("hist", vec![i32t], &["x"], block(vec![produce_hist, consume("hist", produce_out)]));
 
-    let rvar = |name: &str| RVar { name: name.into(), min: "0".into(), extent: "100".into() };
-    let mut hist = bounds_func(&["x"], &["int32"]);
-    hist.updates.push(Update { rvars: vec![rvar("r$x"), rvar("r$y")], ..Update::default() });
-    let bounds = BoundsEnv {
-        order: vec!["hist".into(), "out".into()],
-        outputs: vec![Output { func: "out".into(), buffer: "out".into(), ..Output::default() }],
-        funcs: BTreeMap::from([("hist".into(), hist), ("out".into(), bounds_func(&["x"], &["int32"]))]),
-        // The target profiles: computation bounds inference leaves the marker where the
-        // profiler turns itself on.
-        target: Target { profile: true },
-        ..BoundsEnv::default()
-    };
-    // Nothing is traced: the pass still runs, and leaves the IR as it is.
-    let mut trace = TraceEnv::new("histogram");
-    trace.order = bounds.order.clone();
-    trace.funcs.push(FuncTracing::new("hist", &["x"], vec![i32t]));
-    trace.funcs.push(FuncTracing::new("out", &["x"], vec![i32t]));
-    trace.outputs.push(OutputTracing::new("out", 1, vec![i32t]));
-    trace.images.push(ImageTracing::param("input", U16));
-    let mut profile = FuncEnv::new().with(FuncInfo::new("hist")).with(FuncInfo::new("out"));
-    profile.set_pipeline_name("histogram");
-    FrontendPipeline { name: "histogram".into(), stmt, bounds, trace, profile }
+    // Nothing is traced: the tracing pass runs and leaves the IR as it is.
+    let rvar = |name: &str| RVarDesc { name: name.into(), min: "0".into(), extent: "100".into() };
+    let mut hist = FuncDesc::new("hist").with_signature(vec![i32t], &["x"]);
+    hist.updates.push(UpdateDesc { rvars: vec![rvar("r$x"), rvar("r$y")], predicates: Vec::new() });
+    let out = FuncDesc::new("out").with_signature(vec![i32t], &["x"]);
+    FrontendPipeline { stmt, env: pipeline_env("histogram", vec![hist, out], 2) }
 }
 
-/// Runs the passes in the reference's order.
+/// Keeps the IR storage flattening returns (the last step before profiling).
+#[derive(Default)]
+struct KeepFlattened(Option<Stmt>);
+
+impl PipelineObserver for KeepFlattened {
+    fn after(&mut self, _: usize, pass: Option<&dyn Pass>, stmt: &Stmt, _: Duration) -> Result<(), Cause> {
+        if pass.is_some_and(|p| p.name() == "flatten") {
+            self.0 = Some(stmt.clone());
+        }
+        Ok(())
+    }
+}
+
+/// Runs the passes in the reference's order over one context, the verifier checking the
+/// input and every pass's output.
 pub fn lower(p: &FrontendPipeline) -> Result<Lowered, Box<dyn Error>> {
-    let traced = inject_tracing(&p.stmt, &p.trace)?;
-
-    // Both bounds passes read the Funcs' value bounds, computed once from the definitions
-    // (as the reference does) with the context computation bounds inference draws its
-    // fresh names from.
-    let ctx = loopir_simplify::Ctx::new();
-    ctx.seed_t(p.bounds.fresh_names.t.unwrap_or(0));
-    let func_bounds = func_value_bounds_from_text(&ctx, &traced);
-    let bounded = loopir_bounds::compute_bounds::computation_bounds_inference_with(
-        &ctx,
-        &traced,
-        &p.bounds,
-        &func_bounds,
-    )?;
-    let allocated =
-        loopir_bounds::allocation_bounds::allocation_bounds_inference(&bounded, &p.bounds, &func_bounds, 0)?;
-
-    let mut flatten_env = FlattenEnv::from_bounds_env(&p.bounds)?;
-    flatten_env.images = infer_images(&allocated, &flatten_env);
-    // The passes here do not share one fresh-name counter: start past every name in use.
-    let ctx = loopir_simplify::Ctx::new();
-    ctx.seed_t(first_unused_t(&allocated));
-    let flattened = storage_flattening(&ctx, &allocated, &flatten_env)?;
-
-    let profiled = inject_profiling(&flattened, &p.name, &p.profile, &ProfileOptions::default())?;
-    Ok(Lowered { flattened, profiled: profiled.stmt, entries: profiled.entries })
+    let mut ctx = LowerCtx::new(p.env.clone())?;
+    ctx.options.verify = true;
+    let pipeline = Pipeline::new()
+        .with(InjectTracing)
+        .with(ComputationBounds)
+        .with(AllocationBounds)
+        .with(StorageFlattening)
+        .with(InjectProfiling::default());
+    let mut flattened = KeepFlattened::default();
+    let profiled = pipeline.run_observed(&p.stmt, &mut ctx, &mut [&mut flattened])?;
+    let entries = ctx.analysis::<EntryTable>().ok_or("the profiling pass left no entry table")?;
+    Ok(Lowered {
+        flattened: flattened.0.ok_or("the pipeline has no storage flattening")?,
+        profiled,
+        entries: (*entries).clone(),
+    })
 }
 
 /// What the example prints for one pipeline: the IR it built, the final IR and the
 /// profiler's entry tree.
 pub fn report(p: &FrontendPipeline) -> Result<String, Box<dyn Error>> {
     let lowered = lower(p)?;
+    let name = p.env.pipeline.as_deref().unwrap_or("pipeline");
     let mut out = String::new();
-    writeln!(out, "== {}: the IR the frontend built ==", p.name)?;
+    writeln!(out, "== {name}: the pipeline environment ==\n{}", p.env.to_json())?;
+    writeln!(out, "== {name}: the IR the frontend built ==")?;
     out.push_str(&stmt_to_string(&p.stmt));
-    writeln!(out, "\n== {}: after tracing, bounds, allocation bounds, flattening and profiling ==", p.name)?;
+    writeln!(out, "\n== {name}: after tracing, bounds, allocation bounds, flattening and profiling ==")?;
     out.push_str(&stmt_to_string(&lowered.profiled));
-    writeln!(out, "\n== {}: the profiler report's entries ==", p.name)?;
+    writeln!(out, "\n== {name}: the profiler report's entries ==")?;
     out.push_str(&lowered.entries.render_tree());
     Ok(out)
 }

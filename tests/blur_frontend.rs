@@ -57,7 +57,7 @@ fn lowered_runs(p: &FrontendPipeline, shapes: Shapes) -> (Lowered, PipelineRun) 
     let hashes = |r: &PipelineRun| {
         r.outputs.iter().map(|(n, b)| (n.to_string(), b.content_hash())).collect::<Vec<_>>()
     };
-    assert_eq!(hashes(&flat), hashes(&profiled), "profiling changed what {} computes", p.name);
+    assert_eq!(hashes(&flat), hashes(&profiled), "profiling changed what {:?} computes", p.env.pipeline);
     assert!(!profiled.outputs.is_empty());
     (lowered, profiled)
 }
