@@ -55,3 +55,8 @@ pub struct LowerGuide;
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/embedding.md")]
 pub struct EmbeddingGuide;
+
+/// The README's library example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExample;
