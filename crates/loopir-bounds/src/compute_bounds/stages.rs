@@ -4,6 +4,7 @@
 use loopir::address_map::AddressMap;
 use loopir::constant;
 use loopir::equality;
+use loopir::hash::HashCache;
 use loopir::make;
 use loopir::stack::with_stack;
 use loopir::substitute;
@@ -631,6 +632,35 @@ fn provide_stages(f: &str, provides: &[ProvideFact], stage_count: usize) -> Resu
     Ok(out)
 }
 
+/// Whether two Provides are the same definition: the same left-hand side, values,
+/// predicates and specialization path.
+fn same_definition(a: &ProvideFact, b: &ProvideFact) -> bool {
+    let same = |x: &[Expr], y: &[Expr]| x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equality::equal(x, y));
+    let same_path = |x: &[(Expr, bool)], y: &[(Expr, bool)]| {
+        x.len() == y.len() && x.iter().zip(y).all(|((x, s), (y, t))| s == t && equality::equal(x, y))
+    };
+    same(&a.args, &b.args) && same(&a.values, &b.values) && same(&a.conds, &b.conds) && same_path(&a.spec, &b.spec)
+}
+
+/// A structural hash of what [`same_definition`] compares: the same definition always
+/// has the same fingerprint.
+fn fingerprint(hashes: &mut HashCache, p: &ProvideFact) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    for list in [&p.args, &p.values, &p.conds] {
+        list.len().hash(&mut h);
+        for e in list {
+            hashes.hash(e).hash(&mut h);
+        }
+    }
+    p.spec.len().hash(&mut h);
+    for (c, then) in &p.spec {
+        hashes.hash(c).hash(&mut h);
+        then.hash(&mut h);
+    }
+    h.finish()
+}
+
 /// Builds the stage list in realization order (`docs/reference/bounds.md` §2.3.3, §2.3.4).
 pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<Vec<Stage>, BoundsError> {
     let mut stages = Vec::new();
@@ -704,26 +734,24 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             }
         }
         let mut per_stage: Vec<Vec<&ProvideFact>> = vec![Vec::new(); stage_count];
+        // The same definition produced at several places (a Func with an update scheduled
+        // inline is computed within each consumer) is one definition. A Provide is
+        // compared only with the kept ones of its fingerprint: a block of thousands of
+        // different Provides costs a hash each, not a comparison with every one before.
+        let mut kept: Vec<FxHashMap<u64, Vec<usize>>> = vec![FxHashMap::default(); stage_count];
+        let mut hashes = HashCache::default();
         for (p, &k) in provides.iter().zip(&provide_stages) {
-            let Some(slot) = per_stage.get_mut(k) else {
+            let (Some(slot), Some(kept)) = (per_stage.get_mut(k), kept.get_mut(k)) else {
                 return Err(unsupported(format!("Provide to {f} outside its stages")));
             };
-            // The same definition produced at several places (a Func with an update
-            // scheduled inline is computed within each consumer) is one definition.
-            let same = |a: &[Expr], b: &[Expr]| {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equality::equal(x, y))
-            };
-            let same_path = |a: &[(Expr, bool)], b: &[(Expr, bool)]| {
-                a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && equality::equal(x, y))
-            };
-            if slot.iter().any(|q| {
-                same(&q.args, &p.args)
-                    && same(&q.values, &p.values)
-                    && same(&q.conds, &p.conds)
-                    && same_path(&q.spec, &p.spec)
+            let same_fingerprint = kept.entry(fingerprint(&mut hashes, p)).or_default();
+            if same_fingerprint.iter().any(|&i| {
+                ctx.count(|s| s.definitions_compared += 1);
+                slot.get(i).is_some_and(|q| same_definition(q, p))
             }) {
                 continue;
             }
+            same_fingerprint.push(slot.len());
             slot.push(p);
         }
         // Dimensions that are the pure variable in every update (and specialization).
