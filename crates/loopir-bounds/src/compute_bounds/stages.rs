@@ -635,11 +635,15 @@ fn provide_stages(f: &str, provides: &[ProvideFact], stage_count: usize) -> Resu
 /// Whether two Provides are the same definition: the same left-hand side, values,
 /// predicates and specialization path.
 fn same_definition(a: &ProvideFact, b: &ProvideFact) -> bool {
-    let same = |x: &[Expr], y: &[Expr]| x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equality::equal(x, y));
+    let same =
+        |x: &[Expr], y: &[Expr]| x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equality::equal(x, y));
     let same_path = |x: &[(Expr, bool)], y: &[(Expr, bool)]| {
         x.len() == y.len() && x.iter().zip(y).all(|((x, s), (y, t))| s == t && equality::equal(x, y))
     };
-    same(&a.args, &b.args) && same(&a.values, &b.values) && same(&a.conds, &b.conds) && same_path(&a.spec, &b.spec)
+    same(&a.args, &b.args)
+        && same(&a.values, &b.values)
+        && same(&a.conds, &b.conds)
+        && same_path(&a.spec, &b.spec)
 }
 
 /// A structural hash of what [`same_definition`] compares: the same definition always
