@@ -28,7 +28,7 @@ fn through_21(text: &str, env: &ParseEnv) -> Result<Stmt, String> {
 }
 
 fn cases_with(file: &str) -> Vec<std::path::PathBuf> {
-    let mut cases: Vec<_> = std::fs::read_dir(support::oracle_cases())
+    let mut cases: Vec<_> = std::fs::read_dir(loopir_testkit::oracle::cases())
         .expect("readable oracle")
         .flatten()
         .map(|e| e.path())
@@ -58,7 +58,7 @@ fn profiling_runs_on_halide21_text() {
             if got == want || got.replace("$1", "") == want.replace("$1", "") {
                 Ok(())
             } else {
-                Err(support::first_difference(&want, &got))
+                Err(loopir_testkit::text::first_difference(&want, &got))
             }
         })();
         if let Err(e) = result {
@@ -98,7 +98,7 @@ fn tracing_runs_on_halide21_text() {
                     .value;
             let out = inject_tracing(&input, &env).map_err(|e| e.to_string())?;
             let (got, want) = (in_21(&out), in_21(&expected));
-            if got == want { Ok(()) } else { Err(support::first_difference(&want, &got)) }
+            if got == want { Ok(()) } else { Err(loopir_testkit::text::first_difference(&want, &got)) }
         })();
         if let Err(e) = result {
             failures.push(format!("{}: {e}", dir.display()));

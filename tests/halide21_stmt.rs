@@ -46,7 +46,7 @@ fn check(path: &Path) -> Result<bool, String> {
     if again != bytes {
         return Err(format!(
             "reprints differently: {}",
-            support::first_difference(&show(&bytes), &show(&again))
+            loopir_testkit::text::first_difference(&show(&bytes), &show(&again))
         ));
     }
     let reference = parsed.value.print(PrintOptions::dialect(Dialect::Reference));
@@ -58,14 +58,14 @@ fn check(path: &Path) -> Result<bool, String> {
     if reprinted != reference {
         return Err(format!(
             "the reference text reprints differently: {}",
-            support::first_difference(&show(&reference), &show(&reprinted))
+            loopir_testkit::text::first_difference(&show(&reference), &show(&reprinted))
         ));
     }
     let round_trip = back.value.print(PrintOptions::dialect(Dialect::Halide21));
     if round_trip != bytes {
         return Err(format!(
             "converted to the reference and back differs: {}",
-            support::first_difference(&show(&bytes), &show(&round_trip))
+            loopir_testkit::text::first_difference(&show(&bytes), &show(&round_trip))
         ));
     }
     Ok(told)
@@ -103,7 +103,7 @@ fn every_halide21_file_reprints_in_both_dialects() {
 /// told the reference's, or tells nothing (and is read as the reference's).
 #[test]
 fn no_oracle_file_is_taken_for_halide21() {
-    let files = support::stmt_files(&support::oracle_cases());
+    let files = support::stmt_files(&loopir_testkit::oracle::cases());
     let mut wrong = Vec::new();
     let mut untold = 0;
     for path in &files {
@@ -121,7 +121,7 @@ fn no_oracle_file_is_taken_for_halide21() {
 /// The reference's files converted to Halide 21's dialect and back are unchanged.
 #[test]
 fn oracle_files_convert_to_halide21_and_back() {
-    let files = support::stmt_files(&support::oracle_cases());
+    let files = support::stmt_files(&loopir_testkit::oracle::cases());
     let mut failures = Vec::new();
     let env = ParseEnv::default();
     for path in &files {
@@ -135,7 +135,11 @@ fn oracle_files_convert_to_halide21_and_back() {
             let back =
                 StmtFile::parse(&text21, &env, halide21).map_err(|e| format!("as Halide 21's: {e}"))?;
             let again = back.value.print(PrintOptions { lossless, dialect: Dialect::Reference });
-            if again == bytes { Ok(()) } else { Err(support::first_difference(&show(&bytes), &show(&again))) }
+            if again == bytes {
+                Ok(())
+            } else {
+                Err(loopir_testkit::text::first_difference(&show(&bytes), &show(&again)))
+            }
         })();
         if let Err(e) = result {
             failures.push(format!("{}: {e}", path.display()));

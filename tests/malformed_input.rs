@@ -78,7 +78,7 @@ fn excerpt(input: &[u8], at: usize) -> String {
 
 /// Every `k`-th oracle file below `max_bytes`, at most `limit` of them.
 fn oracle_sample(k: usize, max_bytes: u64, limit: usize) -> Vec<(String, Vec<u8>)> {
-    let files = support::stmt_files(&support::oracle_cases());
+    let files = support::stmt_files(&loopir_testkit::oracle::cases());
     assert!(files.len() > 1000, "expected the oracle corpus");
     files
         .iter()
@@ -86,7 +86,7 @@ fn oracle_sample(k: usize, max_bytes: u64, limit: usize) -> Vec<(String, Vec<u8>
         .step_by(k)
         .take(limit)
         .map(|p| {
-            let name = p.strip_prefix(support::oracle_cases()).unwrap_or(p).display().to_string();
+            let name = p.strip_prefix(loopir_testkit::oracle::cases()).unwrap_or(p).display().to_string();
             (name, std::fs::read(p).expect("readable oracle file"))
         })
         .collect()

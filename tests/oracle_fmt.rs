@@ -33,7 +33,7 @@ impl Visitor for ArityCheck {
 
 #[test]
 fn every_oracle_file_reprints_byte_for_byte() {
-    let files = support::stmt_files(&support::oracle_cases());
+    let files = support::stmt_files(&loopir_testkit::oracle::cases());
     assert!(files.len() > 1000, "expected the whole oracle corpus, found {} files", files.len());
     let mut failures = Vec::new();
     let mut arity = ArityCheck::default();
@@ -49,7 +49,11 @@ fn every_oracle_file_reprints_byte_for_byte() {
                 }
                 let printed =
                     stmt_to_string_with(&stmt, PrintOptions { lossless, ..PrintOptions::default() });
-                if printed == text { None } else { Some(support::first_difference(&text, &printed)) }
+                if printed == text {
+                    None
+                } else {
+                    Some(loopir_testkit::text::first_difference(&text, &printed))
+                }
             }
             Err(e) => Some(format!("parse error: {e}")),
         };

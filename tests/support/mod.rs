@@ -3,13 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-/// The oracle's `cases` directory (`<repo>/../shared/oracle/cases`).
-pub fn oracle_cases() -> PathBuf {
-    let dir = PathBuf::from(env!("LOOPIR_ORACLE_CASES"));
-    assert!(dir.is_dir(), "the oracle corpus is missing: expected {}", dir.display());
-    dir
-}
-
 /// Every `.stmt` file under `dir`, recursively, sorted.
 pub fn stmt_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
@@ -27,20 +20,4 @@ pub fn stmt_files(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
-}
-
-/// A short description of where two texts first differ.
-pub fn first_difference(expected: &str, actual: &str) -> String {
-    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
-        if e != a {
-            return format!("line {}:\n  expected: {}\n  actual:   {}", i + 1, e, a);
-        }
-    }
-    format!(
-        "texts agree on their common lines; expected {} lines ({} bytes), got {} lines ({} bytes)",
-        expected.lines().count(),
-        expected.len(),
-        actual.lines().count(),
-        actual.len()
-    )
 }

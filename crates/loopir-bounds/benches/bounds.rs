@@ -144,7 +144,7 @@ fn pyramid_parts_group(c: &mut Criterion) {
 /// B16: every oracle case's computation and allocation bounds inputs, one iteration
 /// running them all.
 fn corpus_group(c: &mut Criterion) {
-    let cases = w::corpus_cases(std::path::Path::new(env!("LOOPIR_ORACLE_CASES")));
+    let cases = w::corpus_cases(&loopir_testkit::oracle::cases());
     let loaded: Vec<_> = cases.iter().filter_map(|d| w::corpus_case(d).ok()).collect();
     if loaded.is_empty() {
         eprintln!("B16_corpus_all: oracle corpus not present; skipped");

@@ -416,7 +416,7 @@ fn main() {
     if !selected("B16 corpus_all") {
         return;
     }
-    let cases = w::corpus_cases(std::path::Path::new(env!("LOOPIR_ORACLE_CASES")));
+    let cases = w::corpus_cases(&loopir_testkit::oracle::cases());
     let loaded: Vec<_> = cases.iter().filter_map(|d| Some((d, w::corpus_case(d).ok()?))).collect();
     // `SCALING_DUMP=DIR` writes every case's two results (to compare builds).
     if let Some(dir) = std::env::var_os("SCALING_DUMP") {

@@ -248,10 +248,19 @@ pub fn box_contains(ctx: &Ctx, outer: &Region, inner: &Region) -> bool {
 /// Prints boxes as `loopir bounds` does: one line per Func, `name: [min, max], ...`, each
 /// finite end after CSE.
 pub fn print_boxes(ctx: &Ctx, boxes: &crate::BoxMap) -> String {
-    let end = |b: &loopir_simplify::Bound| loopir_simplify::cse::print_bound(ctx, b);
+    print_boxes_with(boxes, |name| name, |b| loopir_simplify::cse::print_bound(ctx, b))
+}
+
+/// Prints boxes in the layout of [`print_boxes`], with the caller choosing how a box's name
+/// and each end of its intervals are shown (the CLI restores the names of flattened buffers).
+pub fn print_boxes_with<'a>(
+    boxes: &'a crate::BoxMap,
+    name: impl Fn(&'a str) -> &'a str,
+    end: impl Fn(&loopir_simplify::Bound) -> String,
+) -> String {
     let mut text = String::new();
-    for (name, region) in boxes {
-        text.push_str(name);
+    for (box_name, region) in boxes {
+        text.push_str(name(box_name));
         text.push(':');
         for (i, interval) in region.bounds.iter().enumerate() {
             text.push_str(if i == 0 { " [" } else { ", [" });

@@ -5,8 +5,6 @@
 //! same places, each value equal to the reference's (structurally, proved, or on random
 //! assignments of its free variables, floats included).
 
-use std::path::PathBuf;
-
 #[path = "support/cases.rs"]
 mod cases;
 #[path = "support/compare.rs"]
@@ -14,9 +12,7 @@ mod compare;
 
 use cases::{Outcome, alloc_case as classify};
 
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
-}
+use loopir_testkit::oracle::cases as cases_dir;
 
 const EXACT: &[&str] = &[
     "serial_chain.cpu",
@@ -47,7 +43,7 @@ fn p15_p17_linear_cases_are_byte_exact() {
         match cases::alloc_text(&cases_dir().join(case)) {
             Ok((text, expected)) if text == expected => {}
             Ok((text, expected)) => {
-                failures.push(format!("{case}: {}", cases::first_difference(&text, &expected)))
+                failures.push(format!("{case}: {}", loopir_testkit::text::first_difference(&expected, &text)))
             }
             Err(e) => failures.push(format!("{case}: error {e}")),
         }

@@ -4,8 +4,6 @@
 //! same places, every value equal to the reference's: structurally, proved, or on random
 //! integer assignments), differing (fails the test) or unsupported (refused by the pass).
 
-use std::path::PathBuf;
-
 use loopir::parse::{ParseEnv, parse_stmt_with_env};
 use loopir_simplify::Ctx;
 
@@ -16,9 +14,7 @@ mod compare;
 
 use cases::{Outcome, compute_case as run_case};
 
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
-}
+use loopir_testkit::oracle::cases as cases_dir;
 
 /// Cases that must stay byte-exact: the worked cases of `docs/reference/bounds.md` §2.3.9 and the corpus cases
 /// with updates, explicit bounds, output constraints, extern stages and fused loops.

@@ -38,8 +38,12 @@ enum Command {
     Trace(commands::trace::TraceArgs),
     /// Print the region each Func and buffer is touched over, or infer allocation bounds.
     Bounds(commands::bounds::BoundsArgs),
+    /// Flatten storage: realizations to allocations, Func and image accesses to loads and stores.
+    Flatten(commands::flatten::FlattenArgs),
     /// Run passes in order on a `.stmt` file, optionally saving the IR after each.
     Lower(commands::lower::LowerArgs),
+    /// Execute a `.stmt` file with the interpreter and print a hash of each output buffer.
+    Run(commands::run::RunArgs),
     /// Run loopir on a built-in example pipeline and show what each step does.
     Demo,
 }
@@ -54,7 +58,9 @@ fn main() -> ExitCode {
         Command::Profile(args) => commands::profile::run(&args),
         Command::Trace(args) => commands::trace::run(&args),
         Command::Bounds(args) => commands::bounds::run(&args),
+        Command::Flatten(args) => commands::flatten::run(&args),
         Command::Lower(args) => commands::lower::run(&args),
+        Command::Run(args) => commands::run::run(&args),
         Command::Demo => commands::demo::run(),
     })
 }

@@ -60,7 +60,7 @@ fn nothing_touched_is_said_on_standard_error() {
 
 #[test]
 fn the_oracle_storage_flattened_stage_has_its_buffers() {
-    let case = support::oracle_case("two_stage_root.cpu");
+    let case = loopir_testkit::oracle::case("two_stage_root.cpu");
     let Some(stage) = std::fs::read_dir(case.join("stages"))
         .into_iter()
         .flatten()
@@ -75,4 +75,51 @@ fn the_oracle_storage_flattened_stage_has_its_buffers() {
     let names: Vec<String> =
         stdout(&out).lines().filter_map(|l| l.split_once(':').map(|(n, _)| n.to_owned())).collect();
     assert_eq!(names, ["input", "blur_x", "out"], "{}", stdout(&out));
+}
+
+/// Bounds inference reads Halide 21's dialect and writes either: the same case converted
+/// to Halide 21's text gives the same statement, in the reference's spelling with `--to
+/// reference` and in Halide 21's by default.
+#[test]
+fn inference_runs_on_either_dialect() {
+    let case = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/bounds/halide21/aligned_extent_root.cpu");
+    let path = |name: &str| case.join(name).to_string_lossy().into_owned();
+    let ok = |out: std::process::Output| {
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+        stdout(&out)
+    };
+    let dir = support::scratch("bounds-dialects");
+    let env = path("bounds.env.json");
+    for (flag, input, definitions) in [
+        ("--infer", "bounds.input.stmt", None),
+        ("--infer-allocations", "allocbounds.input.stmt", Some("bounds.input.stmt")),
+    ] {
+        let mut args = vec!["bounds", flag, "--env", env.as_str()];
+        let defs_ref = definitions.map(path);
+        if let Some(d) = &defs_ref {
+            args.extend(["--definitions", d.as_str()]);
+        }
+        let reference = ok(loopir(&[args.clone(), vec![path(input).as_str()]].concat(), b""));
+        assert!(reference.contains("for ("), "{reference}");
+
+        // The input (and the definitions) in Halide 21's text.
+        let to21 = |name: &str| {
+            let text = ok(loopir(&["fmt", "--dialect", "reference", "--to", "21", path(name).as_str()], b""));
+            assert_ne!(text, std::fs::read_to_string(case.join(name)).expect("fixture"), "{name} changed");
+            support::file(&dir, &format!("{flag}.{name}"), text.as_bytes())
+        };
+        let input21 = to21(input);
+        let mut args21 = vec!["bounds", flag, "--env", env.as_str(), "--dialect", "21"];
+        let defs21 = definitions.map(to21);
+        if let Some(d) = &defs21 {
+            args21.extend(["--definitions", d.as_str()]);
+        }
+        let back = ok(loopir(&[args21.clone(), vec!["--to", "reference", input21.as_str()]].concat(), b""));
+        assert_eq!(back, reference, "{flag}");
+        let in21 = ok(loopir(&[args21, vec![input21.as_str()]].concat(), b""));
+        let reference_in21 =
+            ok(loopir(&["fmt", "--dialect", "reference", "--to", "21", "-"], reference.as_bytes()));
+        assert_eq!(in21, reference_in21, "{flag}");
+    }
 }

@@ -67,11 +67,7 @@ fn demo_runs() {
     assert!(text.contains("byte-identical"), "{text}");
 }
 
-/// The first `shared/oracle/cases` above this crate (from the main checkout or from a
-/// worktree nested below it).
-fn oracle_case(name: &str) -> std::path::PathBuf {
-    std::path::Path::new(env!("LOOPIR_ORACLE_CASES")).join(name)
-}
+use loopir_testkit::oracle::case as oracle_case;
 
 #[test]
 fn profile_reproduces_an_oracle_case_and_reports_timings() {

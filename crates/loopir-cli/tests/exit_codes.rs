@@ -5,7 +5,8 @@
 
 mod support;
 
-use support::{file, loopir, oracle_case, scratch, stderr};
+use loopir_testkit::oracle::case as oracle_case;
+use support::{file, loopir, scratch, stderr};
 
 const STMT: &[u8] = b"produce f {\n f[0] = 1\n}\n";
 

@@ -19,11 +19,7 @@ fn loopir(args: &[&str], stdin: &[u8]) -> Output {
     child.wait_with_output().expect("loopir finishes")
 }
 
-/// An oracle case: `$LOOPIR_ORACLE_CASES/<name>`, else the first `shared/oracle/cases`
-/// above this crate (from the main checkout or from a worktree nested below it).
-fn case(name: &str) -> PathBuf {
-    Path::new(env!("LOOPIR_ORACLE_CASES")).join(name)
-}
+use loopir_testkit::oracle::case;
 
 fn path(p: &Path) -> String {
     p.to_string_lossy().into_owned()

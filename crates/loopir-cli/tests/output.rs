@@ -6,7 +6,8 @@ mod support;
 
 use std::process::{Output, Stdio};
 
-use support::{command, oracle_case, stderr};
+use loopir_testkit::oracle::case as oracle_case;
+use support::{command, stderr};
 
 /// Every way of running a command that writes its result on standard output.
 fn every_command() -> Vec<Vec<String>> {

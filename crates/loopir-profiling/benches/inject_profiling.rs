@@ -2,8 +2,6 @@
 // criterion's macros generate undocumented functions.
 #![allow(missing_docs)]
 
-use std::path::PathBuf;
-
 use criterion::{Criterion, criterion_group, criterion_main};
 use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
 
@@ -15,11 +13,7 @@ const CASES: [&str; 5] = [
     "app_local_laplacian.cpu",
 ];
 
-/// The oracle's `cases` directory: `$LOOPIR_ORACLE_CASES`, else the first
-/// `shared/oracle/cases` above this crate.
-fn cases_dir() -> PathBuf {
-    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
-}
+use loopir_testkit::oracle::cases as cases_dir;
 
 fn bench(c: &mut Criterion) {
     for case in CASES {

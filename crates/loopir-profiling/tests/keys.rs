@@ -3,8 +3,6 @@
 //! added, rows renumbered, another level, pipeline name or display name) and changes when
 //! the row's nesting changes.
 
-mod common;
-
 use loopir::Stmt;
 use loopir_profiling::{
     Entry, EntryKey, EntryKind, FuncEnv, FuncInfo, ProfileOptions, Profiled, inject_profiling,
@@ -26,7 +24,7 @@ fn key_of(p: &Profiled, ir_name: &str) -> EntryKey {
 }
 
 fn read_case(case: &str) -> (String, FuncEnv) {
-    let dir = common::oracle_cases().join(case);
+    let dir = loopir_testkit::oracle::case(case);
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{case}/{f}: {e}"));
     (read("profile.input.stmt"), FuncEnv::from_json(&read("profile.env.json")).expect("valid env"))
 }
@@ -116,7 +114,7 @@ fn keys_change_when_nesting_changes() {
 #[test]
 fn keys_are_unique_in_every_oracle_table() {
     let mut cases = 0;
-    for entry in std::fs::read_dir(common::oracle_cases()).expect("oracle cases") {
+    for entry in std::fs::read_dir(loopir_testkit::oracle::cases()).expect("oracle cases") {
         let dir = entry.expect("directory entry").path();
         if !dir.join("profile.input.stmt").exists() {
             continue;

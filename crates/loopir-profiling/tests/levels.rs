@@ -3,13 +3,13 @@
 //! * Level 0 returns the input itself; level 3 is the default (the oracle tests in
 //!   `oracle.rs` pin it byte for byte against the reference).
 //! * Every one of the 2⁷ feature combinations yields well-formed IR (see `wellformed`)
-//!   on several oracle inputs and on the fixtures of `fixtures/profiling_levels`.
+//!   on several oracle inputs and on the fixtures of `filetests/profiling_levels`.
 //! * Each feature owns exactly its runtime calls: a call is present under a combination
 //!   if and only if the combination has the call's feature (and the call is present at
 //!   level 3), so lower levels emit strictly less.
-//! * Snapshot fixtures show each level and each bit on two small pipelines.
+//! * Snapshot fixtures (`filetests/profiling_levels`, run by the fixture harness) show each
+//!   level and each bit on two small pipelines.
 
-mod common;
 mod wellformed;
 
 use std::collections::BTreeSet;
@@ -37,7 +37,7 @@ const CASES: &[&str] = &[
 ];
 
 fn load_case(case: &str) -> (Stmt, FuncEnv, String) {
-    let dir = common::oracle_cases().join(case);
+    let dir = loopir_testkit::oracle::case(case);
     let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap_or_else(|e| panic!("{case}/{f}: {e}"));
     let env = FuncEnv::from_json(&read("profile.env.json")).expect("valid env");
     let stmt = loopir::parse_stmt(&read("profile.input.stmt")).expect("input parses");
@@ -46,36 +46,32 @@ fn load_case(case: &str) -> (Stmt, FuncEnv, String) {
 }
 
 fn levels_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/profiling_levels")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../filetests/profiling_levels")
 }
 
 struct Fixture {
     stmt: Stmt,
     env: FuncEnv,
-    variants: Vec<String>,
 }
 
 fn load_fixture(path: &Path) -> Fixture {
     let text = std::fs::read_to_string(path).expect("readable fixture");
-    assert!(text.starts_with("# "), "{}: a fixture starts with a `# what it pins` line", path.display());
     let mut body = String::new();
-    let mut variants = Vec::new();
+    // The header (`#` lines, see docs/testing.md) is the fixture harness's business.
     for line in text.lines() {
-        if let Some(v) = line.strip_prefix("# variants:") {
-            variants.extend(v.split_whitespace().map(str::to_owned));
-        } else if !line.starts_with('#') {
+        if !line.starts_with('#') {
             body.push_str(line);
             body.push('\n');
         }
     }
     let stmt = loopir::parse_stmt(&body).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let env = FuncEnv::infer_from_stmt(&stmt);
-    Fixture { stmt, env, variants }
+    Fixture { stmt, env }
 }
 
 fn fixtures() -> Vec<(String, Fixture)> {
     let mut out: Vec<(String, Fixture)> = std::fs::read_dir(levels_dir())
-        .expect("fixtures/profiling_levels exists")
+        .expect("filetests/profiling_levels exists")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "stmt"))
         .map(|p| (p.file_stem().unwrap_or_default().to_string_lossy().into_owned(), load_fixture(&p)))
@@ -83,17 +79,6 @@ fn fixtures() -> Vec<(String, Fixture)> {
     out.sort_by(|a, b| a.0.cmp(&b.0));
     assert!(!out.is_empty());
     out
-}
-
-/// `level=N`, `only=a,b` or `no=a` (level 3 without one feature).
-fn variant_options(v: &str) -> ProfileOptions {
-    let (what, arg) = v.split_once('=').unwrap_or_else(|| panic!("bad variant {v}"));
-    match what {
-        "level" => ProfileOptions::level(arg.parse().expect("a level number")).expect("a known level"),
-        "only" => arg.parse().expect("feature names"),
-        "no" => ProfileOptions::ALL - Feature::from_name(arg).expect("a feature name"),
-        _ => panic!("bad variant {v}"),
-    }
 }
 
 fn run(stmt: &Stmt, env: &FuncEnv, pipeline: &str, o: ProfileOptions) -> Profiled {
@@ -210,7 +195,7 @@ fn every_combination_is_well_formed_on_the_fixtures() {
 fn the_reference_output_is_well_formed() {
     // The checker accepts what the reference compiler emits.
     for case in CASES {
-        let text = std::fs::read_to_string(common::oracle_cases().join(case).join("profile.expected.stmt"))
+        let text = std::fs::read_to_string(loopir_testkit::oracle::case(case).join("profile.expected.stmt"))
             .expect("expected output");
         let stmt = loopir::parse_stmt(&text).expect("expected output parses");
         if let Err(errors) = wellformed::check(&stmt) {
@@ -285,27 +270,4 @@ fn levels_emit_strictly_more_calls_as_they_rise() {
             assert!(sets[2].len() > sets[1].len() && sets[3].len() > sets[2].len(), "{name}: {sets:#?}");
         }
     }
-}
-
-#[test]
-fn level_snapshots() {
-    let mut settings = insta::Settings::clone_current();
-    settings.set_snapshot_path(levels_dir().join("snapshots"));
-    settings.set_prepend_module_to_snapshot(false);
-    settings.bind(|| {
-        for (name, f) in fixtures() {
-            assert!(!f.variants.is_empty(), "{name}: a `# variants:` line lists the options to show");
-            for v in &f.variants {
-                let o = variant_options(v);
-                let out = run(&f.stmt, &f.env, "pipe", o);
-                let text = format!(
-                    "# options: {o}\n{}--- entries ---\n{}",
-                    out.stmt,
-                    out.entries.render_tree_with_keys()
-                );
-                let snap = format!("{name}@{}", v.replace(['=', ','], "_"));
-                insta::assert_snapshot!(snap, text);
-            }
-        }
-    });
 }

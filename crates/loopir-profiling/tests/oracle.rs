@@ -2,10 +2,8 @@
 //! profiling input: parse `profile.input.stmt`, run `inject_profiling` with the case's
 //! environment and pipeline name, and require `profile.expected.stmt` exactly.
 
-mod common;
-
-use common::oracle_cases as cases_dir;
 use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
+use loopir_testkit::oracle::cases as cases_dir;
 
 /// Cases where the reference named one of the pass's variables `name$1` although the name
 /// was free: its name counter is process-wide and bucketed by a 14-bit hash, so a name

@@ -15,7 +15,8 @@ use loopir::{Stmt, parse_stmt_with_env, stmt_to_string};
 use loopir_profiling::tracing::{
     BoxAnalysis, TraceEnv, TraceOptions, check_trace_hierarchy, inject_tracing, inject_tracing_with,
 };
-use tracing_support::{boxes_from_tags, first_difference, trace_cases};
+use loopir_testkit::text::first_difference;
+use tracing_support::{boxes_from_tags, trace_cases};
 
 struct Case {
     name: String,

@@ -3,8 +3,6 @@
 //! Run with `cargo bench -p loopir`; criterion reports throughput in bytes per second.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
-use std::path::PathBuf;
-
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 
 /// The largest oracle inputs (the profiling pass's inputs of the biggest apps).
@@ -15,7 +13,7 @@ const FILES: &[&str] = &[
 ];
 
 fn oracle(rel: &str) -> Option<(String, String)> {
-    let path = PathBuf::from(env!("LOOPIR_ORACLE_CASES")).join(rel);
+    let path = loopir_testkit::oracle::cases().join(rel);
     let text = std::fs::read_to_string(&path).ok()?;
     Some((rel.split('/').next().unwrap_or(rel).to_owned(), text))
 }

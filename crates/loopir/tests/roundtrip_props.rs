@@ -40,13 +40,12 @@
 //! - Constant-true predicates and conditions are the canonical ones (scalar `true`, or a
 //!   Broadcast of scalar `true`), which is what the parser rebuilds for omitted ones.
 
-mod common;
-
 use loopir::{
     BinOp, CType, CallType, DeviceApi, Expr, ExprKind, ForType, Intrinsic, MemoryType, MinExtent,
     ModulusRemainder, Mutator, Name, PrefetchDirective, PrintOptions, Stmt, StmtKind, Type, VectorReduceOp,
     parse_stmt, stmt_to_string_with,
 };
+use loopir_testkit::dump::dump_stmt;
 use proptest::prelude::*;
 
 struct Gen {
@@ -711,15 +710,6 @@ impl Mutator for DropValueIndex {
     }
 }
 
-fn first_difference(a: &str, b: &str) -> String {
-    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
-        if x != y {
-            return format!("line {}:\n  generated: {x}\n  parsed:    {y}", i + 1);
-        }
-    }
-    "dumps agree on their common lines".into()
-}
-
 fn generate(choices: Vec<u32>) -> Stmt {
     let mut g = Gen::new(choices);
     g.seq(3)
@@ -753,10 +743,10 @@ fn round_trip(ir: &Stmt, lossless: bool) -> Result<(), TestCaseError> {
     }
     let expected = ir.clone();
     if parsed != expected {
-        let (a, b) = (common::dump_stmt(&expected), common::dump_stmt(&parsed));
+        let (a, b) = (dump_stmt(&expected), dump_stmt(&parsed));
         return Err(TestCaseError::fail(format!(
             "parse(print(ir)) != ir (lossless={lossless}): {}\n--- text ---\n{text}",
-            first_difference(&a, &b)
+            loopir_testkit::text::first_difference(&a, &b)
         )));
     }
     Ok(())

@@ -51,16 +51,6 @@ fn env_of(dir: &Path) -> Result<BoundsEnv, String> {
     BoundsEnv::from_json(&read(dir, "bounds.env.json")?).map_err(|e| e.to_string())
 }
 
-/// The first line where two texts differ.
-pub fn first_difference(a: &str, b: &str) -> String {
-    for (i, (x, y)) in a.lines().zip(b.lines()).enumerate() {
-        if x != y {
-            return format!("line {}:\n  got:      {x}\n  expected: {y}", i + 1);
-        }
-    }
-    if a.lines().count() != b.lines().count() { "different line counts".into() } else { String::new() }
-}
-
 /// Computation bounds inference on `bounds.input.stmt`, against `bounds.expected.stmt`.
 pub fn compute_case(dir: &Path) -> Outcome {
     compute_case_inner(dir).unwrap_or_else(Outcome::Differs)
@@ -90,7 +80,7 @@ fn compute_case_inner(dir: &Path) -> Result<Outcome, String> {
     if verdict.differences.is_empty() {
         return Ok(Outcome::Equivalent(verdict));
     }
-    let first_line = first_difference(&text, &expected_text);
+    let first_line = loopir_testkit::text::first_difference(&expected_text, &text);
     Ok(Outcome::Differs(format!("{}\n  first differing {first_line}", verdict.differences.join("\n  "))))
 }
 

@@ -1,11 +1,13 @@
 //! `loopir bounds`: the region each Func and buffer is touched over, or (with `--infer`
-//! / `--infer-allocations`) computation or allocation bounds inference.
+//! / `--infer-allocations`) computation or allocation bounds inference. Either dialect;
+//! in a module file, the pipeline's function.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
-use loopir::stmt_to_string;
+use loopir::dialect::Dialect;
+use loopir::{Stmt, StmtFile};
 use loopir_bounds::allocation_bounds::allocation_bounds_inference;
 use loopir_bounds::compute_bounds::computation_bounds_inference;
 use loopir_bounds::env::BoundsEnv;
@@ -14,7 +16,8 @@ use loopir_bounds::{BoxMap, FuncValueBounds, boxes_touched};
 use loopir_simplify::cse::print_bound;
 use loopir_simplify::{Bound, Ctx, Scope};
 
-use super::{bounds_view, parse, read_env, read_input};
+use super::fmt::{ReadArgs, read_stmt_file, write_stmt_file};
+use super::{Input, bounds_view, read_env, read_input};
 use crate::error::{CliError, InFile};
 use crate::streams::{eprint, print, report};
 
@@ -48,6 +51,28 @@ pub struct BoundsArgs {
     /// error.
     #[arg(long)]
     timings: bool,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Write the output statement in this dialect (`reference` or `21`; default: the
+    /// input's). Regions are printed in the reference's spelling.
+    #[arg(long, value_name = "DIALECT")]
+    to: Option<Dialect>,
+}
+
+/// The statement of `file`: itself, or a module's pipeline function (with its index).
+fn statement_of(file: &StmtFile, input: &Input) -> Result<(Stmt, Option<usize>), CliError> {
+    match file {
+        StmtFile::Stmt(s) => Ok((s.clone(), None)),
+        StmtFile::Module(m) => {
+            let i = m.pipeline_index().ok_or_else(|| {
+                CliError::input(format!(
+                    "{}: the module has no pipeline function to run bounds on",
+                    input.name
+                ))
+            })?;
+            Ok((m.functions[i].body.clone(), Some(i)))
+        }
+    }
 }
 
 /// Runs `loopir bounds`.
@@ -62,7 +87,8 @@ pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
     let env = read_env(args.env.as_deref(), BoundsEnv::from_json)?;
     let parse_env = env.as_ref().map(BoundsEnv::parse_env).unwrap_or_default();
     let t0 = Instant::now();
-    let stmt = parse(&input, &parse_env)?;
+    let parsed = read_stmt_file(&input, &parse_env, &args.read)?;
+    let (stmt, pipeline_index) = statement_of(&parsed.value, &input)?;
     let parse_ns = t0.elapsed().as_nanos();
 
     let t1 = Instant::now();
@@ -78,7 +104,9 @@ pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
             let func_bounds = match &args.definitions {
                 Some(path) => {
                     let defs = read_input(Some(path))?;
-                    func_value_bounds_of_definitions(&parse(&defs, &parse_env)?, env)
+                    let (defs_stmt, _) =
+                        statement_of(&read_stmt_file(&defs, &parse_env, &args.read)?.value, &defs)?;
+                    func_value_bounds_of_definitions(&defs_stmt, env)
                 }
                 None => func_value_bounds_from_text(&Ctx::new(), &stmt),
             };
@@ -97,7 +125,14 @@ pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
 
     let t2 = Instant::now();
     let text = match output {
-        Output::Stmt(s) => stmt_to_string(&s),
+        Output::Stmt(s) => {
+            let mut file = parsed.value;
+            match (&mut file, pipeline_index) {
+                (StmtFile::Module(m), Some(i)) => m.functions[i].body = s,
+                (file, _) => *file = StmtFile::Stmt(s),
+            }
+            write_stmt_file(&file, args.to.unwrap_or(parsed.dialect), false, &input.name)?
+        }
         Output::Boxes(ctx, boxes) => {
             if boxes.is_empty() {
                 report(&format!(
@@ -106,11 +141,11 @@ pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
                     input.name
                 ));
             }
-            print_regions(&ctx, &boxes)
+            print_regions(&ctx, &boxes).into_bytes()
         }
     };
     let print_ns = t2.elapsed().as_nanos();
-    print(text.as_bytes())?;
+    print(&text)?;
     if args.timings {
         eprint(&format!("{{\"parse_ns\": {parse_ns}, \"pass_ns\": {pass_ns}, \"print_ns\": {print_ns}}}\n"))?;
     }
@@ -118,27 +153,13 @@ pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
 }
 
 /// One line per Func or buffer, `name: [min, max], ...`, each finite end after CSE (as
-/// [`loopir_simplify::cse::print_boxes`], with the names and loads of flattened buffers
+/// [`loopir_bounds::boxes::print_boxes`], with the names and loads of flattened buffers
 /// restored).
 fn print_regions(ctx: &Ctx, boxes: &BoxMap) -> String {
-    let end = |b: &Bound| match b {
+    loopir_bounds::boxes::print_boxes_with(boxes, bounds_view::display_name, |b| match b {
         Bound::Finite(e) => print_bound(ctx, &Bound::Finite(bounds_view::restore_loads(e))),
         other => print_bound(ctx, other),
-    };
-    let mut text = String::new();
-    for (name, region) in boxes {
-        text.push_str(bounds_view::display_name(name));
-        text.push(':');
-        for (i, interval) in region.bounds.iter().enumerate() {
-            text.push_str(if i == 0 { " [" } else { ", [" });
-            text.push_str(&end(&interval.min));
-            text.push_str(", ");
-            text.push_str(&end(&interval.max));
-            text.push(']');
-        }
-        text.push('\n');
-    }
-    text
+    })
 }
 
 enum Output {

@@ -110,6 +110,12 @@ pub const PASSES: &[Pass] = &[
         env: "bounds.env.json (required: realization order, outputs, Funcs' types and explicit bounds)",
         run: run_allocation_bounds,
     },
+    Pass {
+        name: "flatten",
+        summary: "storage flattening: realizations to allocations, Func and image accesses to loads and stores",
+        env: "bounds.env.json (required: Funcs' pure arguments and types, outputs); images inferred",
+        run: run_flatten,
+    },
 ];
 
 fn run_profile(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'_>) -> Result<Stmt, CliError> {
@@ -176,6 +182,16 @@ fn run_computation_bounds(
             .map_err(|e| CliError::input(e.to_string()));
     *pass_ctx.func_value_bounds.borrow_mut() = Some(std::rc::Rc::new(func_bounds));
     out
+}
+
+fn run_flatten(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, CliError> {
+    let f = required(env, "flatten", "BOUNDS_ENV.json")?;
+    let bounds = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
+    let env = super::flatten::flatten_env(&bounds, &[], stmt).in_file(f.path.display())?;
+    // The passes of one run do not share a fresh-name counter: start past every name in use.
+    let ctx = loopir_simplify::Ctx::new();
+    ctx.seed_t(loopir_lower::fresh_names::first_unused_t(stmt).max(bounds.fresh_names.t.unwrap_or(0)));
+    loopir_lower::storage_flattening(&ctx, stmt, &env).map_err(|e| CliError::input(e.to_string()))
 }
 
 /// The registry entry named `name`.
@@ -279,10 +295,20 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
 
     // The trace pass tells Func calls from image loads by their call kinds, which only its
     // env can give the parser (untyped, an image's loads would silently go untraced).
-    let parse_env = match envs.iter().find(|(name, _)| *name == "trace") {
+    let mut parse_env = match envs.iter().find(|(name, _)| *name == "trace") {
         Some((_, f)) => TraceEnv::from_json(&f.text).in_file(f.path.display())?.parse_env(),
         None => ParseEnv::default(),
     };
+    // Storage flattening allocates each realization with its Func's value type, which the
+    // parser gives the Funcs of its env (and their tuple elements) only.
+    if let Some((_, f)) = envs.iter().find(|(name, _)| *name == "flatten") {
+        let bounds = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
+        let funcs =
+            loopir_lower::FlattenEnv::from_bounds_env(&bounds).in_file(f.path.display())?.parse_env().funcs;
+        for (name, types) in funcs {
+            parse_env.funcs.entry(name).or_insert(types);
+        }
+    }
     let t0 = Instant::now();
     let mut stmt = parse(&input, &parse_env)?;
     let parse_ns = t0.elapsed().as_nanos();
@@ -351,7 +377,7 @@ mod tests {
         let e = resolve_passes(&["profile".into(), "simplify".into()]).err().map(message).unwrap_or_default();
         assert!(
             e.contains("unknown pass `simplify`")
-                && e.contains("available passes: profile, trace, bounds, allocation_bounds"),
+                && e.contains("available passes: profile, trace, bounds, allocation_bounds, flatten"),
             "{e}"
         );
         assert!(resolve_passes(&[]).is_err());

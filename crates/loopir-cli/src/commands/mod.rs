@@ -3,9 +3,11 @@
 pub mod bounds;
 pub mod bounds_view;
 pub mod demo;
+pub mod flatten;
 pub mod fmt;
 pub mod lower;
 pub mod profile;
+pub mod run;
 pub mod save_temps;
 pub mod trace;
 

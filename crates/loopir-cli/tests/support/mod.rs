@@ -53,8 +53,3 @@ pub fn file(dir: &Path, name: &str, text: &[u8]) -> String {
     std::fs::write(&path, text).expect("a scratch file");
     path.to_string_lossy().into_owned()
 }
-
-/// An oracle case directory.
-pub fn oracle_case(name: &str) -> PathBuf {
-    Path::new(env!("LOOPIR_ORACLE_CASES")).join(name)
-}

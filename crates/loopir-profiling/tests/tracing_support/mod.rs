@@ -1,25 +1,14 @@
 //! Helpers shared by the tracing integration tests.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use loopir::{BinOp, Expr, ExprKind, Stmt, StmtKind};
 use loopir_profiling::tracing::{RecordedBoxes, TouchedBox, TouchedInterval, decode_event};
 
-/// The oracle's `cases` directory: `$LOOPIR_ORACLE`, or `shared/oracle/cases` in the
-/// nearest ancestor of this crate that has one.
-pub fn oracle_cases() -> PathBuf {
-    PathBuf::from(env!("LOOPIR_ORACLE_CASES"))
-}
-
-/// The workspace's `fixtures/tracing` directory.
-pub fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/tracing")
-}
-
 /// The oracle cases that have a tracing input, sorted by name.
 pub fn trace_cases() -> Vec<PathBuf> {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(oracle_cases())
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(loopir_testkit::oracle::cases())
         .expect("readable oracle directory")
         .flatten()
         .map(|e| e.path())
@@ -27,22 +16,6 @@ pub fn trace_cases() -> Vec<PathBuf> {
         .collect();
     cases.sort();
     cases
-}
-
-/// A short description of where two texts first differ.
-pub fn first_difference(expected: &str, actual: &str) -> String {
-    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
-        if e != a {
-            return format!("line {}:\n  expected: {}\n  actual:   {}", i + 1, e, a);
-        }
-    }
-    format!(
-        "texts agree on their common lines; expected {} lines ({} bytes), got {} lines ({} bytes)",
-        expected.lines().count(),
-        expected.len(),
-        actual.lines().count(),
-        actual.len()
-    )
 }
 
 /// The boxes a reference output used in its `func_type_and_dim` tags, read back from the
@@ -87,27 +60,6 @@ pub fn boxes_from_tags(expected: &Stmt) -> RecordedBoxes {
         boxes = boxes.with(&ev.func, TouchedBox { dims });
     }
     boxes
-}
-
-/// Reads a fixture: strips the leading `#` lines and returns (the plain `#` comment lines
-/// joined, the statement text); `#!` configuration lines are left out of the comment.
-pub fn read_fixture(path: &Path) -> (String, String) {
-    let text = std::fs::read_to_string(path).expect("readable fixture");
-    let mut comment = String::new();
-    let mut body = String::new();
-    let mut in_header = true;
-    for line in text.split_inclusive('\n') {
-        if in_header && line.starts_with("#!") {
-            continue;
-        } else if in_header && line.starts_with('#') {
-            comment.push_str(line.trim_start_matches('#').trim());
-            comment.push(' ');
-        } else {
-            in_header = false;
-            body.push_str(line);
-        }
-    }
-    (comment.trim().to_owned(), body)
 }
 
 /// An int32 variable, for building boxes by hand.

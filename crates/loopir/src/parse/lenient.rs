@@ -177,17 +177,17 @@ mod tests {
     fn halide_text_reads_the_same_leniently() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
         let mut files = Vec::new();
-        stmt_files(std::path::Path::new(env!("LOOPIR_ORACLE_CASES")), &mut files);
+        stmt_files(&loopir_testkit::oracle::cases(), &mut files);
         let oracle = files.len();
         stmt_files(&root.join("fixtures/halide21_stmt"), &mut files);
-        stmt_files(&root.join("fixtures/ir"), &mut files);
+        stmt_files(&root.join("filetests/ir"), &mut files);
         assert!(oracle > 1000 && files.len() > oracle + 200, "{oracle} oracle files, {} in all", files.len());
         let env = ParseEnv::default();
         let mut failures = Vec::new();
         for path in &files {
             let bytes = std::fs::read(path).expect("readable");
             if bytes.first() == Some(&b'#') {
-                continue; // an IR fixture's comment line: not Halide text
+                continue; // a fixture's header (docs/testing.md): not Halide text
             }
             let in_21 = path.to_string_lossy().contains("halide21_stmt");
             let dialect = if in_21 { Dialect::Halide21 } else { Dialect::Reference };

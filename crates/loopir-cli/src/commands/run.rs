@@ -1,0 +1,214 @@
+//! `loopir run`: execute a `.stmt` file with the interpreter and print a line per output
+//! buffer, ending in a hash of its contents.
+//!
+//! Any stage from computation bounds inference on runs: input buffers are made from the
+//! seed, shaped by the pipeline's own bounds query where the IR has one (else by probing
+//! its reads), and outputs get the smallest size the pipeline's own checks accept unless
+//! `--output` gives one. Two stages of one pipeline run on the same shapes and seed print
+//! the same hashes where they compute the same outputs.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use loopir::{ParseEnv, StmtFile};
+use loopir_bounds::env::BoundsEnv;
+use loopir_interp::pipeline::{DEFAULT_EXTENTS, parse_scalar};
+use loopir_interp::{Buffer, HostRuntime, Limits, PipelineRun, RunConfig, compile_with, run_pipeline};
+
+use super::fmt::{ReadArgs, read_stmt_file};
+use super::{read_env, read_input};
+use crate::error::{CliError, InFile};
+use crate::streams::{print, report};
+
+/// Arguments of `loopir run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// The `.stmt` file to run (`-` or nothing for standard input); of a module file, its
+    /// pipeline function.
+    file: Option<PathBuf>,
+    /// The bounds env of the pipeline (`bounds.env.json`): the value types of its Funcs,
+    /// which IR before storage flattening needs.
+    #[arg(long)]
+    env: Option<PathBuf>,
+    /// The value of a scalar parameter the pipeline reads (`alpha=0.5`, `levels=4`).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
+    /// The extents of an output buffer (`out=64x48x3`; mins are 0). Without it, the
+    /// smallest of 16, 32, 64, 128, 256 in every dimension that the pipeline accepts.
+    #[arg(long = "output", value_name = "NAME=E0xE1...")]
+    outputs: Vec<String>,
+    /// The seed of the input buffers' values.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Write every input and output buffer to this directory: `NAME.bin` (the values in
+    /// little-endian, dimension 0 fastest) and `NAME.json` (type, mins, extents, hash).
+    #[arg(long, value_name = "DIR")]
+    dump: Option<PathBuf>,
+    /// The most instructions the run may execute.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().operations)]
+    max_operations: u64,
+    /// The most memory the run may hold at once, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().memory)]
+    max_memory: usize,
+    #[command(flatten)]
+    read: ReadArgs,
+}
+
+/// Runs `loopir run`.
+pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    let input = read_input(args.file.as_deref())?;
+    let env = read_env(args.env.as_deref(), BoundsEnv::from_json)?;
+    let parse_env = env.as_ref().map(BoundsEnv::parse_env).unwrap_or_else(ParseEnv::default);
+    let parsed = read_stmt_file(&input, &parse_env, &args.read)?;
+    let stmt = match parsed.value {
+        StmtFile::Stmt(s) => s,
+        StmtFile::Module(m) => {
+            let f = m.pipeline().ok_or_else(|| {
+                CliError::input(format!("{}: the module has no pipeline function to run", input.name))
+            })?;
+            f.body.clone()
+        }
+    };
+
+    let mut runtime = HostRuntime::new();
+    let program = compile_with(&stmt, &runtime).in_file(&input.name)?;
+    let iface = program.interface();
+    let mut config = RunConfig {
+        seed: args.seed,
+        limits: Limits { operations: args.max_operations, memory: args.max_memory },
+        ..RunConfig::default()
+    };
+    for text in &args.params {
+        let (name, value) = split_assignment(text, "--param", "NAME=VALUE")?;
+        let Some(p) = iface.scalars.iter().find(|s| &*s.name == name) else {
+            return Err(CliError::input(format!(
+                "--param {text}: the pipeline reads no scalar parameter `{name}` (it reads: {})",
+                list(iface.scalars.iter().map(|s| s.name.to_string()))
+            )));
+        };
+        let v = parse_scalar(value, p.ty).map_err(|e| CliError::input(format!("--param {text}: {e}")))?;
+        config.params.insert(name.to_owned(), v);
+    }
+    for text in &args.outputs {
+        let (name, shape) = split_assignment(text, "--output", "NAME=E0xE1...")?;
+        let Some(b) = iface.buffers.iter().find(|b| &*b.name == name && b.is_output) else {
+            return Err(CliError::input(format!(
+                "--output {text}: the pipeline writes no buffer `{name}` (it writes: {})",
+                list(iface.buffers.iter().filter(|b| b.is_output).map(|b| b.name.to_string()))
+            )));
+        };
+        let extents = parse_extents(shape).map_err(|e| CliError::input(format!("--output {text}: {e}")))?;
+        if let Some(n) = b.dimensions
+            && n != extents.len()
+        {
+            return Err(CliError::input(format!(
+                "--output {text}: `{name}` has {n} dimensions, the shape gives {}",
+                extents.len()
+            )));
+        }
+        config.output_extents.insert(name.to_owned(), extents);
+    }
+    if !iface.tuple_reads.is_empty() {
+        report(&format!(
+            "{}: note: the text does not say which value of the tuple-valued {} a call reads \
+             (Halide prints `f(x)[1]` as `f(x)`); such calls read the first value\n",
+            input.name,
+            list(iface.tuple_reads.iter().map(|n| n.to_string()))
+        ));
+    }
+
+    let result = run_pipeline(&program, &mut runtime, &config).map_err(|e| {
+        let hint = if e.is_assertion() && args.outputs.is_empty() && iface.buffers.iter().any(|b| b.is_output)
+        {
+            format!(
+                "\n  note: no output size tried ({} in every dimension) passed the pipeline's checks; \
+                 give one with --output NAME=E0xE1...",
+                list(DEFAULT_EXTENTS.iter().map(|e| e.to_string())).replace('`', "")
+            )
+        } else {
+            String::new()
+        };
+        CliError::input(format!("{}: {e}{hint}", input.name))
+    })?;
+    if let Some(dir) = &args.dump {
+        dump(dir, &result)?;
+    }
+    let mut out = String::new();
+    for (name, buffer) in &result.outputs {
+        let _ = writeln!(out, "{name}: {buffer} {:016x}", buffer.content_hash());
+    }
+    print(out.as_bytes())
+}
+
+fn list(names: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = names.map(|n| format!("`{n}`")).collect();
+    if v.is_empty() { "none".to_owned() } else { v.join(", ") }
+}
+
+fn split_assignment<'a>(text: &'a str, flag: &str, form: &str) -> Result<(&'a str, &'a str), CliError> {
+    text.split_once('=')
+        .filter(|(n, _)| !n.is_empty())
+        .ok_or_else(|| CliError::input(format!("{flag} {text}: expected {form}")))
+}
+
+/// `64x48x3` as extents; every extent positive.
+fn parse_extents(text: &str) -> Result<Vec<i32>, String> {
+    text.split('x')
+        .map(|e| match e.parse::<i32>() {
+            Ok(v) if v > 0 => Ok(v),
+            _ => Err(format!("`{e}` is not a positive extent (expected E0xE1..., e.g. 64x48)")),
+        })
+        .collect()
+}
+
+/// Writes the inputs and outputs of `result` into `dir`.
+fn dump(dir: &Path, result: &PipelineRun) -> Result<(), CliError> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| CliError::Io(format!("cannot create {}: {e}", dir.display())))?;
+    let buffers =
+        result.inputs.iter().map(|b| (b, "input")).chain(result.outputs.iter().map(|b| (b, "output")));
+    for ((name, buffer), role) in buffers {
+        // Buffer names may hold `/` nowhere in Halide, but a file name must not.
+        let file = name.replace(['/', '\\'], "_");
+        let write = |path: PathBuf, bytes: &[u8]| {
+            std::fs::write(&path, bytes)
+                .map_err(|e| CliError::Io(format!("cannot write {}: {e}", path.display())))
+        };
+        write(dir.join(format!("{file}.bin")), &raw_bytes(buffer))?;
+        let meta = serde_json::json!({
+            "name": name.to_string(),
+            "role": role,
+            "type": buffer.elem.name(),
+            "mins": buffer.dims.iter().map(|d| d.min).collect::<Vec<_>>(),
+            "extents": buffer.dims.iter().map(|d| d.extent).collect::<Vec<_>>(),
+            "hash": format!("{:016x}", buffer.content_hash()),
+        });
+        write(dir.join(format!("{file}.json")), format!("{meta:#}\n").as_bytes())?;
+    }
+    Ok(())
+}
+
+/// The values of `buffer` in little-endian, each in its type's size.
+fn raw_bytes(buffer: &Buffer) -> Vec<u8> {
+    let size = buffer.elem.bytes();
+    let mut bytes = Vec::with_capacity(buffer.len() * size);
+    for v in &buffer.values {
+        bytes.extend_from_slice(&v.to_le_bytes()[..size]);
+    }
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extents_are_positive_and_separated_by_x() {
+        assert_eq!(parse_extents("64x48x3"), Ok(vec![64, 48, 3]));
+        assert_eq!(parse_extents("7"), Ok(vec![7]));
+        assert!(parse_extents("64x0").is_err());
+        assert!(parse_extents("64,48").is_err());
+        assert!(parse_extents("").is_err());
+    }
+}

@@ -1,0 +1,141 @@
+//! Storage flattening on deep and long IR: 100,000 nested loops, 100,000 nested
+//! realizations, a 100,000-deep expression and a million statements, on a test thread's
+//! default stack, each in time proportional to its size.
+
+use std::time::Instant;
+
+use loopir::visit::Visitor;
+use loopir::{DeviceApi, Expr, ExprKind, ForType, MemoryType, MinExtent, MinMax, Stmt, StmtKind, Type, make};
+use loopir_lower::{FlattenEnv, FlattenFunc, storage_flattening};
+
+fn env() -> FlattenEnv {
+    let mut env = FlattenEnv::default();
+    for f in ["f", "out"] {
+        env.funcs.insert(
+            f.into(),
+            FlattenFunc { args: vec!["x".into()], types: vec![Type::INT32], ..Default::default() },
+        );
+    }
+    env.outputs.insert("out".into());
+    env
+}
+
+fn call(f: &str, x: Expr) -> Expr {
+    Expr::call_func(Type::INT32, f, vec![x], 0)
+}
+
+fn provide(f: &str, x: Expr, v: Expr) -> Stmt {
+    Stmt::provide(f, vec![v], vec![x], Expr::const_true()).expect("a provide")
+}
+
+fn realize(body: Stmt) -> Stmt {
+    Stmt::realize(
+        "f",
+        vec![Type::INT32],
+        MemoryType::Auto,
+        vec![MinExtent::new(Expr::i32(0), Expr::i32(4))],
+        Expr::const_true(),
+        body,
+    )
+    .expect("a realize")
+}
+
+#[derive(Default)]
+struct Counts {
+    loads: usize,
+    stores: usize,
+    allocations: usize,
+    /// Calls to Funcs left.
+    calls: usize,
+    first_let: Option<String>,
+    /// The name of the first shape met, the outermost's.
+    outer_shape: Option<String>,
+}
+
+impl Visitor for Counts {
+    fn visit_expr(&mut self, e: &Expr) {
+        match e.kind() {
+            ExprKind::Load { .. } => self.loads += 1,
+            ExprKind::Call { call_type: loopir::CallType::Halide, .. } => self.calls += 1,
+            ExprKind::Let { name, .. } if self.outer_shape.is_none() => {
+                self.outer_shape = Some(name.to_string())
+            }
+            _ => {}
+        }
+        self.super_expr(e)
+    }
+    fn visit_stmt(&mut self, s: &Stmt) {
+        match s.kind() {
+            StmtKind::Store { .. } => self.stores += 1,
+            StmtKind::Allocate { .. } => self.allocations += 1,
+            StmtKind::LetStmt { name, value, .. } if self.first_let.is_none() => {
+                self.first_let = Some(format!("let {name} = {value}\n"))
+            }
+            _ => {}
+        }
+        self.super_stmt(s)
+    }
+}
+
+fn count(s: &Stmt) -> Counts {
+    let mut c = Counts::default();
+    c.visit_stmt(s);
+    c
+}
+
+fn flatten(s: &Stmt) -> Stmt {
+    let t = Instant::now();
+    let out = storage_flattening(&loopir_simplify::Ctx::new(), s, &env()).expect("flattens");
+    println!("storage_flattening: {:?}", t.elapsed());
+    out
+}
+
+#[test]
+fn a_hundred_thousand_nested_loops_around_a_deep_expression() {
+    let x = Expr::var_i32("x");
+    let mut value = call("f", x.clone());
+    for _ in 0..100_000 {
+        value = make::add(value, call("f", Expr::i32(1)));
+    }
+    let mut s =
+        realize(Stmt::block(vec![provide("f", x.clone(), Expr::i32(1)), provide("out", x.clone(), value)]));
+    for i in 0..100_000 {
+        s = Stmt::for_loop(
+            format!("l{i}"),
+            MinMax::new(Expr::i32(0), Expr::i32(1)),
+            ForType::Serial,
+            DeviceApi::None,
+            s,
+        )
+        .expect("a loop");
+    }
+    let out = flatten(&s);
+    // (Printed, the nest would be indented by 10^10 spaces in all.)
+    let counts = count(&out);
+    assert_eq!((counts.loads, counts.stores, counts.allocations, counts.calls), (100_001, 2, 1, 0));
+}
+
+#[test]
+fn a_hundred_thousand_nested_realizations() {
+    let x = Expr::var_i32("x");
+    let mut s = provide("out", x.clone(), call("f", x.clone()));
+    for _ in 0..100_000 {
+        s = realize(s);
+    }
+    let out = flatten(&s);
+    let counts = count(&out);
+    assert_eq!((counts.loads, counts.stores, counts.allocations, counts.calls), (1, 1, 100_000, 0));
+    // Shapes are named innermost first: the outermost is the last drawn.
+    assert!(counts.first_let.as_deref().is_some_and(|l| l.starts_with("let f.extent.0 = 4\n")));
+    assert_eq!(counts.outer_shape.as_deref(), Some("t99999"));
+}
+
+#[test]
+fn a_million_statements() {
+    let x = Expr::var_i32("x");
+    let stmts: Vec<Stmt> =
+        (0..1_000_000).map(|i| provide("f", Expr::i32(i % 4), call("f", x.clone()))).collect();
+    let out = flatten(&realize(Stmt::block(stmts)));
+    let text = out.to_string();
+    assert_eq!(text.matches("] = f[0 + ((x - f.min.0)*f.stride.0)]\n").count(), 1_000_000);
+}
