@@ -247,8 +247,11 @@ impl<'c, 'p> BoundsOfExpr<'c, 'p> {
         // A node with no other handle has one parent, whose own result is memoised (or
         // which is itself reached once): it is met once per query, so its key (a walk of
         // its free variables) and memo entry would be pure cost. Most nodes of parsed
-        // text are like this.
-        if !e.is_shared() {
+        // text are like this. A let is the exception: the boxes walker asks for the
+        // interval of every let value it binds, innermost first, and a let nested in
+        // the value of another is met again in the outer value's query; answered from
+        // the memo, lets nested N deep in value position cost N queries, not N²/2.
+        if !e.is_shared() && !matches!(e.kind(), ExprKind::Let { .. }) {
             self.ctx.count(|s| s.bounds_rule_applications += 1);
             let _hashes = self.ctx.hash_scope();
             return with_stack(|| self.visit(e));

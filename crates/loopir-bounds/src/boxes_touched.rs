@@ -1195,10 +1195,10 @@ const IS_LET_EXPR: bool = false;
 
 fn split_and(e: &Expr, out: &mut Vec<Expr>) {
     match e.kind() {
-        ExprKind::Binary(BinOp::And, a, b) => {
+        ExprKind::Binary(BinOp::And, a, b) => with_stack(|| {
             split_and(a, out);
             split_and(b, out);
-        }
+        }),
         _ => out.push(e.clone()),
     }
 }

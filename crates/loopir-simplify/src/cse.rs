@@ -76,12 +76,15 @@ pub fn hash_cons(e: &Expr) -> Expr {
 /// Whether a repeated `e` is worth a let. Constants and variables never are, nor is
 /// arithmetic with a constant operand (or a cast or broadcast of such), nor a ramp with
 /// a constant stride: these are cheap to recompute, and the simplifier would substitute
-/// such a let straight back.
-fn should_extract(e: &Expr) -> bool {
+/// such a let straight back. `extract` holds the answer for the operand of a cast or
+/// broadcast (decided before it: a chain of a million casts is decided in one step each).
+fn should_extract(e: &Expr, extract: &AddressMap<*const ExprNode, bool>) -> bool {
     match e.kind() {
         _ if e.is_constant() => false,
         ExprKind::Variable(_) => false,
-        ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => should_extract(v),
+        ExprKind::Cast(v) | ExprKind::Broadcast { value: v, .. } => {
+            extract.get(&v.as_ptr()).copied().unwrap_or_else(|| should_extract(v, extract))
+        }
         ExprKind::Binary(BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, a, b) => {
             !(a.is_constant() || b.is_constant())
         }
@@ -115,13 +118,15 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
         return e.clone();
     }
     let e = hash_cons(&substitute::inline_lets(e, |_| true));
-    // 2. Numbering: post-order, each node once.
+    // 2. Numbering: post-order, each node once (deciding which are worth a let).
     let mut order: Vec<Expr> = Vec::new();
+    let mut extract: AddressMap<*const ExprNode, bool> = Default::default();
     let mut seen: AddressSet<*const ExprNode> = Default::default();
     let mut taken: FxHashSet<Name> = FxHashSet::default();
     let mut stack: Vec<(Expr, bool)> = vec![(e.clone(), false)];
     while let Some((n, expanded)) = stack.pop() {
         if expanded {
+            extract.insert(n.as_ptr(), should_extract(&n, &extract));
             order.push(n);
             continue;
         }
@@ -143,7 +148,7 @@ pub fn cse(ctx: &Ctx, e: &Expr) -> Expr {
     let mut entered: AddressSet<*const ExprNode> = Default::default();
     let mut work: Vec<Expr> = vec![e.clone()];
     while let Some(n) = work.pop() {
-        if should_extract(&n) {
+        if extract.get(&n.as_ptr()).copied().unwrap_or(false) {
             *uses.entry(n.as_ptr()).or_insert(0) += 1;
             if !entered.insert(n.as_ptr()) {
                 continue;

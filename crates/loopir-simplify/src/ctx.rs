@@ -45,6 +45,9 @@ pub struct Stats {
     pub box_walk_visits: u64,
     /// Expression nodes simplified (memo misses).
     pub simplify_visits: u64,
+    /// Pairs of Provides of one stage compared to find a definition produced at several
+    /// places (computation bounds inference).
+    pub definitions_compared: u64,
 }
 
 /// Counters and caches shared by every analysis run with it (see the module docs).

@@ -3,6 +3,7 @@
 use loopir::constant;
 use loopir::equality;
 use loopir::make;
+use loopir::stack::with_stack;
 use std::fmt;
 
 use loopir::{BinOp, Expr, ExprKind};
@@ -316,9 +317,9 @@ fn span(lo: &Expr, hi: &Expr) -> Expr {
         && equality::equal(b_h, b_l)
     {
         match op_h {
-            BinOp::Add | BinOp::Sub => return span(a_l, a_h),
+            BinOp::Add | BinOp::Sub => return with_stack(|| span(a_l, a_h)),
             BinOp::Min | BinOp::Max => {
-                let inner = span(a_l, a_h);
+                let inner = with_stack(|| span(a_l, a_h));
                 let zero = constant::make_zero(inner.ty());
                 return make::max(inner, zero);
             }

@@ -185,7 +185,7 @@ impl Solver<'_, '_, '_, '_, '_> {
         let saved = (self.uses_var, self.failed);
         self.uses_var = false;
         self.failed = false;
-        let expr = with_stack(|| self.mutate(e));
+        let expr = self.mutate(e);
         let entry = Entry { expr, uses_var: self.uses_var, failed: self.failed };
         self.uses_var = saved.0 || entry.uses_var;
         self.failed = saved.1 || entry.failed;
@@ -212,7 +212,14 @@ impl Solver<'_, '_, '_, '_, '_> {
         make::mul(e.clone(), int(e.ty(), -1))
     }
 
+    /// Solves `e` (see [`Self::solve_node`]) with the stack grown if it runs low: every
+    /// step of the solver's recursion, through let bodies, operands and the rewritten
+    /// forms it solves again, comes through here.
     fn mutate(&mut self, e: &Expr) -> Expr {
+        with_stack(|| self.solve_node(e))
+    }
+
+    fn solve_node(&mut self, e: &Expr) -> Expr {
         match e.kind() {
             ExprKind::Variable(n) => {
                 if n == self.var {
@@ -680,11 +687,11 @@ fn is_multiple_of(e: &Expr, d: i64) -> bool {
     if let Some(c) = constant::as_const_int(e) {
         return c.checked_rem(d) == Some(0);
     }
-    match e.kind() {
+    with_stack(|| match e.kind() {
         ExprKind::Binary(BinOp::Mul, a, b) => is_multiple_of(a, d) || is_multiple_of(b, d),
         ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) => is_multiple_of(a, d) && is_multiple_of(b, d),
         _ => false,
-    }
+    })
 }
 
 fn nonzero_const(e: &Expr) -> bool {

@@ -37,6 +37,7 @@ use loopir::equality;
 use loopir::free_vars;
 use loopir::make;
 use loopir::mutate::TryMutator;
+use loopir::stack::with_stack;
 use loopir::{Binder, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -701,7 +702,9 @@ impl TryMutator for Walk<'_> {
     fn try_mutate_stmt(&mut self, s: &Stmt) -> Result<Stmt, BoundsError> {
         Ok(match s.kind() {
             StmtKind::For { name, for_type, body, .. } if *for_type != ForType::Extern => {
-                let b = self.level(Some(name), body)?;
+                // A loop nest recurses here (level, then this), not through the
+                // default walk, which grows the stack by itself.
+                let b = with_stack(|| self.level(Some(name), body))?;
                 s.with_body(b).unwrap_or_else(|| s.clone())
             }
             StmtKind::For { .. } => s.clone(),

@@ -1,13 +1,16 @@
 //! The stage list read from the text (`docs/reference/bounds.md` §2.3.3, §2.3.4) and the consumer analysis
 //! (`docs/reference/bounds.md` §2.1.3).
 
+use loopir::address_map::AddressMap;
 use loopir::constant;
 use loopir::equality;
+use loopir::hash::HashCache;
 use loopir::make;
+use loopir::stack::with_stack;
 use loopir::substitute;
 use std::rc::Rc;
 
-use loopir::{CallType, Expr, ExprKind, Intrinsic, Name, Stmt, StmtKind};
+use loopir::{CallType, Expr, ExprKind, ExprNode, Intrinsic, Name, Stmt, StmtKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::bounds_of_expr::FuncValueBounds;
@@ -404,18 +407,39 @@ impl Facts {
 }
 
 /// `select(c, t, f)` with a pure condition becomes `if_then_else(c, t, f)`, so that the
-/// untaken side need not be covered (`docs/reference/bounds.md` §2.1.2).
+/// untaken side need not be covered (`docs/reference/bounds.md` §2.1.2). Each node of the
+/// DAG is rewritten once, and its purity decided once.
 fn selects_to_if_then_else(e: &Expr) -> Expr {
-    let inner = e.map_children(selects_to_if_then_else);
-    match inner.kind() {
-        ExprKind::Select(c, t, f) if t.ty().is_scalar() && is_pure(c) => {
-            Intrinsic::IfThenElse.call(t.ty(), vec![c.clone(), t.clone(), f.clone()])
-        }
-        _ => inner,
+    #[derive(Default)]
+    struct Rewrite {
+        rewritten: AddressMap<*const ExprNode, Expr>,
+        pure: AddressMap<*const ExprNode, bool>,
     }
+    fn go(w: &mut Rewrite, e: &Expr) -> Expr {
+        if e.is_leaf() {
+            return e.clone();
+        }
+        if let Some(r) = w.rewritten.get(&e.as_ptr()) {
+            return r.clone();
+        }
+        let inner = with_stack(|| e.map_children(|c| go(w, c)));
+        let r = match inner.kind() {
+            ExprKind::Select(c, t, f) if t.ty().is_scalar() && is_pure(c, &mut w.pure) => {
+                Intrinsic::IfThenElse.call(t.ty(), vec![c.clone(), t.clone(), f.clone()])
+            }
+            _ => inner,
+        };
+        w.rewritten.insert(e.as_ptr(), r.clone());
+        r
+    }
+    go(&mut Rewrite::default(), e)
 }
 
-fn is_pure(e: &Expr) -> bool {
+/// Whether `e` calls nothing with side effects (memoised per node in `memo`).
+fn is_pure(e: &Expr, memo: &mut AddressMap<*const ExprNode, bool>) -> bool {
+    if let Some(&r) = memo.get(&e.as_ptr()) {
+        return r;
+    }
     let own = match e.kind() {
         ExprKind::Call { name, call_type, value_index, .. } => !matches!(
             loopir_simplify::pure_math::effective_call_type(name, *call_type, *value_index),
@@ -423,18 +447,31 @@ fn is_pure(e: &Expr) -> bool {
         ),
         _ => true,
     };
-    own && e.children().iter().all(|c| is_pure(c))
+    let r = own && with_stack(|| e.children().iter().all(|c| is_pure(c, memo)));
+    if !e.is_leaf() {
+        memo.insert(e.as_ptr(), r);
+    }
+    r
 }
 
 /// Replaces every sub-expression structurally equal to a pattern by its replacement.
+/// Each node of the DAG is compared with the patterns once.
 fn replace_exprs(e: &Expr, replacements: &[(Expr, Expr)]) -> Expr {
+    fn go(e: &Expr, replacements: &[(Expr, Expr)], memo: &mut AddressMap<*const ExprNode, Expr>) -> Expr {
+        if let Some(r) = memo.get(&e.as_ptr()) {
+            return r.clone();
+        }
+        let r = match replacements.iter().find(|(pat, _)| equality::equal(pat, e)) {
+            Some((_, r)) => r.clone(),
+            None => with_stack(|| e.map_children(|c| go(c, replacements, memo))),
+        };
+        memo.insert(e.as_ptr(), r.clone());
+        r
+    }
     if replacements.is_empty() {
         return e.clone();
     }
-    if let Some((_, r)) = replacements.iter().find(|(pat, _)| equality::equal(pat, e)) {
-        return r.clone();
-    }
-    e.map_children(|c| replace_exprs(c, replacements))
+    go(e, replacements, &mut AddressMap::default())
 }
 
 /// The left-hand-side expressions (updates only) and the values of one definition, with
@@ -537,9 +574,9 @@ fn specialized(ctx: &Ctx, stage: &str, pieces: &[Piece<'_>]) -> Result<[Vec<Cond
                 es.iter().map(|e| (f(), e.clone())).chain(es.iter().map(|e| (t(), e.clone()))).collect()
             })
         }
-        _ => specialized(ctx, stage, &else_pieces)?,
+        _ => with_stack(|| specialized(ctx, stage, &else_pieces))?,
     };
-    let mut own = specialized(ctx, stage, &then_pieces)?;
+    let mut own = with_stack(|| specialized(ctx, stage, &then_pieces))?;
     for i in 0..2 {
         for (cond, _) in rest[i].iter_mut() {
             *cond = simplify(make::and(make::not(c.clone()), cond.clone()));
@@ -593,6 +630,39 @@ fn provide_stages(f: &str, provides: &[ProvideFact], stage_count: usize) -> Resu
         i = run_end;
     }
     Ok(out)
+}
+
+/// Whether two Provides are the same definition: the same left-hand side, values,
+/// predicates and specialization path.
+fn same_definition(a: &ProvideFact, b: &ProvideFact) -> bool {
+    let same =
+        |x: &[Expr], y: &[Expr]| x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equality::equal(x, y));
+    let same_path = |x: &[(Expr, bool)], y: &[(Expr, bool)]| {
+        x.len() == y.len() && x.iter().zip(y).all(|((x, s), (y, t))| s == t && equality::equal(x, y))
+    };
+    same(&a.args, &b.args)
+        && same(&a.values, &b.values)
+        && same(&a.conds, &b.conds)
+        && same_path(&a.spec, &b.spec)
+}
+
+/// A structural hash of what [`same_definition`] compares: the same definition always
+/// has the same fingerprint.
+fn fingerprint(hashes: &mut HashCache, p: &ProvideFact) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    for list in [&p.args, &p.values, &p.conds] {
+        list.len().hash(&mut h);
+        for e in list {
+            hashes.hash(e).hash(&mut h);
+        }
+    }
+    p.spec.len().hash(&mut h);
+    for (c, then) in &p.spec {
+        hashes.hash(c).hash(&mut h);
+        then.hash(&mut h);
+    }
+    h.finish()
 }
 
 /// Builds the stage list in realization order (`docs/reference/bounds.md` §2.3.3, §2.3.4).
@@ -668,26 +738,24 @@ pub(super) fn build_stages(ctx: &Ctx, facts: &Facts, env: &BoundsEnv) -> Result<
             }
         }
         let mut per_stage: Vec<Vec<&ProvideFact>> = vec![Vec::new(); stage_count];
+        // The same definition produced at several places (a Func with an update scheduled
+        // inline is computed within each consumer) is one definition. A Provide is
+        // compared only with the kept ones of its fingerprint: a block of thousands of
+        // different Provides costs a hash each, not a comparison with every one before.
+        let mut kept: Vec<FxHashMap<u64, Vec<usize>>> = vec![FxHashMap::default(); stage_count];
+        let mut hashes = HashCache::default();
         for (p, &k) in provides.iter().zip(&provide_stages) {
-            let Some(slot) = per_stage.get_mut(k) else {
+            let (Some(slot), Some(kept)) = (per_stage.get_mut(k), kept.get_mut(k)) else {
                 return Err(unsupported(format!("Provide to {f} outside its stages")));
             };
-            // The same definition produced at several places (a Func with an update
-            // scheduled inline is computed within each consumer) is one definition.
-            let same = |a: &[Expr], b: &[Expr]| {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equality::equal(x, y))
-            };
-            let same_path = |a: &[(Expr, bool)], b: &[(Expr, bool)]| {
-                a.len() == b.len() && a.iter().zip(b).all(|((x, s), (y, t))| s == t && equality::equal(x, y))
-            };
-            if slot.iter().any(|q| {
-                same(&q.args, &p.args)
-                    && same(&q.values, &p.values)
-                    && same(&q.conds, &p.conds)
-                    && same_path(&q.spec, &p.spec)
+            let same_fingerprint = kept.entry(fingerprint(&mut hashes, p)).or_default();
+            if same_fingerprint.iter().any(|&i| {
+                ctx.count(|s| s.definitions_compared += 1);
+                slot.get(i).is_some_and(|q| same_definition(q, p))
             }) {
                 continue;
             }
+            same_fingerprint.push(slot.len());
             slot.push(p);
         }
         // Dimensions that are the pure variable in every update (and specialization).

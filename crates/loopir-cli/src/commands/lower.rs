@@ -12,16 +12,18 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
+use loopir::dialect::Dialect;
 use loopir::pipeline::{
     Cause, IrStage, LowerCtx, Pass as LibPass, PassError, Pipeline, PipelineEnv, PipelineError,
     PipelineObserver,
 };
-use loopir::{Stmt, stmt_to_string};
+use loopir::{Stmt, StmtFile};
 use loopir_profiling::{EnvFileKind, FuncEnv, InjectProfiling, InjectTracing, merge_envs, read_env_file};
 
+use super::fmt::{ReadArgs, read_stmt_file, write_stmt_file};
 use super::profile::ProfileOptionArgs;
 use super::save_temps::{SaveTemps, step_file_name};
-use super::{parse, read_env_text, read_input};
+use super::{read_env_text, read_input};
 use crate::error::{CliError, InFile};
 use crate::streams::{eprint, print};
 
@@ -70,6 +72,12 @@ pub struct LowerArgs {
     /// Options of the `profile` pass.
     #[command(flatten)]
     profile: ProfileOptionArgs,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Write the output (and the `--save-temps` steps) in this dialect (`reference` or
+    /// `21`; default: the input's).
+    #[arg(long, value_name = "DIALECT")]
+    to: Option<Dialect>,
 }
 
 /// One pass of the table.
@@ -276,6 +284,8 @@ fn check_profile_flags(args: &LowerArgs, passes: &[&Pass]) -> Result<(), CliErro
 struct SaveObserver<'a> {
     temps: &'a SaveTemps,
     total: usize,
+    /// The dialect the steps are written in.
+    dialect: Dialect,
 }
 
 impl PipelineObserver for SaveObserver<'_> {
@@ -287,12 +297,16 @@ impl PipelineObserver for SaveObserver<'_> {
         _: Duration,
     ) -> Result<(), Cause> {
         let name = pass.map_or("input", |p| p.name());
-        self.temps.save(&step_file_name(index, name, self.total), &stmt_to_string(stmt)).map_err(
-            |e| match e {
-                CliError::Io(m) | CliError::Input(m) => Cause::from(m),
-                _ => Cause::from("cannot save the step"),
-            },
-        )
+        let file = step_file_name(index, name, self.total);
+        let cause = |e: CliError| match e {
+            CliError::Io(m) | CliError::Input(m) => Cause::from(m),
+            _ => Cause::from("cannot save the step"),
+        };
+        let bytes =
+            write_stmt_file(&StmtFile::Stmt(stmt.clone()), self.dialect, false, &file).map_err(cause)?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| Cause::from("a step printed bytes that are not UTF-8"))?;
+        self.temps.save(&file, &text).map_err(cause)
     }
 }
 
@@ -328,7 +342,19 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
         }
     }
     let t0 = Instant::now();
-    let stmt = parse(&input, &parse_env)?;
+    let parsed = read_stmt_file(&input, &parse_env, &args.read)?;
+    let dialect = args.to.unwrap_or(parsed.dialect);
+    let mut file = parsed.value;
+    // In a module file, the pipeline's function is lowered.
+    let (stmt, pipeline_index) = match &file {
+        StmtFile::Stmt(s) => (s.clone(), None),
+        StmtFile::Module(m) => {
+            let i = m.pipeline_index().ok_or_else(|| {
+                CliError::input(format!("{}: the module has no pipeline function to lower", input.name))
+            })?;
+            (m.functions[i].body.clone(), Some(i))
+        }
+    };
     let parse_ns = t0.elapsed().as_nanos();
     if env.funcs.is_empty() && passes.iter().any(|p| p.name == "profile") {
         // Nothing known: every produce/consume name is a profiled Func.
@@ -344,7 +370,7 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
         pipeline.push((p.make)(args));
     }
     let mut timings = loopir::pipeline::Timings::default();
-    let mut saver = temps.as_ref().map(|t| SaveObserver { temps: t, total: passes.len() });
+    let mut saver = temps.as_ref().map(|t| SaveObserver { temps: t, total: passes.len(), dialect });
     let mut observers: Vec<&mut dyn PipelineObserver> = vec![&mut timings];
     if let Some(s) = saver.as_mut() {
         observers.push(s);
@@ -355,9 +381,13 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     })?;
 
     let t1 = Instant::now();
-    let text = stmt_to_string(&out);
+    match (&mut file, pipeline_index) {
+        (StmtFile::Module(m), Some(i)) => m.functions[i].body = out,
+        (file, _) => *file = StmtFile::Stmt(out),
+    }
+    let text = write_stmt_file(&file, dialect, false, &input.name)?;
     let print_ns = t1.elapsed().as_nanos();
-    print(text.as_bytes())?;
+    print(&text)?;
     if args.timings {
         let passes: Vec<String> = timings
             .passes

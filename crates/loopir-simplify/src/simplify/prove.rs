@@ -14,6 +14,7 @@ use crate::overflow;
 use loopir::address_map::AddressMap;
 use loopir::constant;
 use loopir::equality;
+use loopir::stack::with_stack;
 use std::sync::OnceLock;
 
 use egg::{Analysis, DidMerge, EGraph, Id, RecExpr, Rewrite, Runner, Symbol, define_language, rewrite as rw};
@@ -69,7 +70,7 @@ impl Analysis<Arith> for ConstFold {
 
 fn laws() -> &'static [Rewrite<Arith, ConstFold>] {
     static LAWS: OnceLock<Vec<Rewrite<Arith, ConstFold>>> = OnceLock::new();
-    LAWS.get_or_init(|| {
+    super::tables::build_once(&LAWS, || {
         vec![
             rw!("add-comm"; "(+ ?a ?b)" => "(+ ?b ?a)"),
             rw!("mul-comm"; "(* ?a ?b)" => "(* ?b ?a)"),
@@ -96,6 +97,7 @@ fn laws() -> &'static [Rewrite<Arith, ConstFold>] {
             rw!("neg-max"; "(* -1 (max ?a ?b))" => "(min (* -1 ?a) (* -1 ?b))"),
         ]
     })
+    .as_slice()
 }
 
 /// Largest input (distinct nodes of both sides) handed to the e-graph.
@@ -205,8 +207,8 @@ fn prove_simplified(c: &Expr) -> bool {
         return true;
     }
     match c.kind() {
-        ExprKind::Binary(BinOp::And, p, q) => prove_simplified(p) && prove_simplified(q),
-        ExprKind::Binary(BinOp::Or, p, q) => prove_simplified(p) || prove_simplified(q),
+        ExprKind::Binary(BinOp::And, p, q) => with_stack(|| prove_simplified(p) && prove_simplified(q)),
+        ExprKind::Binary(BinOp::Or, p, q) => with_stack(|| prove_simplified(p) || prove_simplified(q)),
         ExprKind::Binary(op @ (BinOp::Eq | BinOp::Lt | BinOp::Le), a, b) => match constant_difference(a, b) {
             Some(d) => match op {
                 BinOp::Eq => d == 0,

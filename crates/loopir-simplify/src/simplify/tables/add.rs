@@ -9,7 +9,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When, rem};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn add_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_Add.cpp:28", Rule::when("x + 0", "a", None, When::ALWAYS)),
             ("Simplify_Add.cpp:29", Rule::when("0 + x", "b", None, When::ALWAYS)),

@@ -8,7 +8,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn and_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_And.cpp:31", Rule::when("x && false", "false", None, When::ALWAYS)),
             ("Simplify_And.cpp:32", Rule::when("false && x", "false", None, When::ALWAYS)),

@@ -10,7 +10,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When, rem};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn div_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_Div.cpp:62", Rule::when("x/1", "a", None, When::ALWAYS)),
             ("Simplify_Div.cpp:63", Rule::when("0/x", "a", None, When::ALWAYS)),

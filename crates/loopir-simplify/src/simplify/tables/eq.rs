@@ -9,7 +9,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When, rem};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn eq_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_EQ.cpp:34", Rule::when("x == x", "true", None, When::ALWAYS)),
             ("Simplify_EQ.cpp:64", Rule::when("c0 == c1", "fold(c0 == c1)", None, When::ALWAYS)),

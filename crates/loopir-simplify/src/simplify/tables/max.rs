@@ -8,7 +8,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When, rem};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn max_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_Max.cpp:73", Rule::when("max(x, x)", "a", None, When::ALWAYS)),
             ("Simplify_Max.cpp:74", Rule::when("max(x, c0)", "b", Some(|b| b.is_type_max(0)), When::ALWAYS)),

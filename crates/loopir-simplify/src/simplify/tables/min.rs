@@ -8,7 +8,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When, rem};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn min_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_Min.cpp:72", Rule::when("min(x, x)", "a", None, When::ALWAYS)),
             ("Simplify_Min.cpp:73", Rule::when("min(x, c0)", "b", Some(|b| b.is_type_min(0)), When::ALWAYS)),

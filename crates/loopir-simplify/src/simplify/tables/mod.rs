@@ -9,6 +9,8 @@
 //! tables are maintained by hand: they began as the output of a converter, then took the
 //! fixes the converter could not make (each noted at its table).
 
+use std::sync::OnceLock;
+
 mod add;
 mod and;
 mod div;
@@ -36,6 +38,22 @@ pub(super) use not::not_rules;
 pub(super) use or::or_rules;
 pub(super) use select::select_rules;
 pub(super) use sub::sub_rules;
+
+/// The stack a table's construction may use. A table of a few hundred rules is built as
+/// an array on the stack before it is collected (up to about 200 KiB for the largest in
+/// an unoptimised build), more than the 64 KiB a walk keeps free before each step of its
+/// recursion ([`loopir::stack::RED_ZONE`]); and a table is built at its first use, which
+/// can come at any depth of a deep walk, or on an embedder's thread with a small stack.
+const TABLE_STACK: usize = 1 << 20;
+
+/// The table in `cell`, built by `build` at its first use on at least [`TABLE_STACK`]
+/// bytes of stack (later uses only read the cell).
+pub(super) fn build_once<T>(cell: &'static OnceLock<T>, build: impl FnOnce() -> T) -> &'static T {
+    match cell.get() {
+        Some(table) => table,
+        None => stacker::maybe_grow(TABLE_STACK, TABLE_STACK, || cell.get_or_init(build)),
+    }
+}
 
 /// Every table, for the tests.
 #[cfg(test)]

@@ -10,7 +10,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When, rem};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn mod_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_Mod.cpp:47", Rule::when("c0 % c1", "fold(c0 % c1)", None, When::ALWAYS)),
             ("Simplify_Mod.cpp:48", Rule::when("0 % x", "0", None, When::ALWAYS)),

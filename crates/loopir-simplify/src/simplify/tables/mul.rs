@@ -12,7 +12,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn mul_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_Mul.cpp:44", Rule::when("0*x", "a", None, When::ALWAYS)),
             ("Simplify_Mul.cpp:45", Rule::when("1*x", "b", None, When::ALWAYS)),

@@ -8,7 +8,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn not_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_Not.cpp:31", Rule::when("!(!x && y)", "x || !y", None, When::ALWAYS)),
             ("Simplify_Not.cpp:32", Rule::when("!(!x || y)", "x && !y", None, When::ALWAYS)),

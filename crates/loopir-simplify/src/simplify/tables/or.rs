@@ -8,7 +8,7 @@ use crate::simplify::pattern::{Rule, RuleTable, When};
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn or_rules() -> &'static RuleTable {
     static RULES: OnceLock<RuleTable> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         RuleTable::named([
             ("Simplify_Or.cpp:30", Rule::when("x || true", "true", None, When::ALWAYS)),
             ("Simplify_Or.cpp:31", Rule::when("true || x", "true", None, When::ALWAYS)),

@@ -20,7 +20,7 @@ pub(in crate::simplify) struct SelectRules {
 /// The rules, in the reference's order.
 pub(in crate::simplify) fn select_rules() -> &'static SelectRules {
     static RULES: OnceLock<SelectRules> = OnceLock::new();
-    RULES.get_or_init(|| {
+    super::build_once(&RULES, || {
         let r = |l: &str, rr: &str| Rule::new(l, rr, None);
         let g = |l: &str, rr: &str, guard: Guard| Rule::new(l, rr, Some(guard));
         let not_const_y: Guard = |b| b.wild(1).is_some_and(|y| !constant::is_const(y));
