@@ -12,6 +12,9 @@
 
 use std::fmt::Write as _;
 
+use loopir::mutate::Mutator;
+use loopir::visit::Visitor;
+use loopir::{Expr, ExprKind, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
 
 use crate::runtime::TraceEvent;
@@ -195,4 +198,105 @@ fn value_text(e: &TraceEvent) -> String {
         })
         .collect();
     if lanes.len() == 1 { lanes.into_iter().next().unwrap_or_default() } else { format!("<{}>", lanes.join(", ")) }
+}
+
+/// Gives the produce and consume events' lets back the scope the tracing pass gave them.
+///
+/// The pass binds `let f.trace_id = <produce f event>` around the `produce f` node
+/// only, but Halide's text prints `{let x = v in produce f {...}}; s` and `let x = v in
+/// {produce f {...}; s}` alike, and the parser reads the second: the statements after
+/// the node (the `consume f` event, whose parent is `f.trace_id`) would see the produce
+/// event's id instead of the realization's. This rewrites each such let back to the
+/// first shape (the static `trace --check` reads the text the same way), so that a run
+/// of parsed text makes the events the compiled pipeline makes.
+pub fn scope_trace_lets(s: &Stmt) -> Stmt {
+    ScopeTraceLets.mutate_stmt(s)
+}
+
+struct ScopeTraceLets;
+
+impl Mutator for ScopeTraceLets {
+    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
+        let s = self.super_stmt(s);
+        if !matches!(s.kind(), StmtKind::LetStmt { .. }) {
+            return s;
+        }
+        // The walk hands over a chain of lets as one statement: rewrite each link,
+        // innermost first.
+        let mut chain = Vec::new();
+        let mut cur = &s;
+        while let StmtKind::LetStmt { name, value, body } = cur.kind() {
+            chain.push((name, value));
+            cur = body;
+        }
+        let mut changed = false;
+        let mut out = cur.clone();
+        for (name, value) in chain.into_iter().rev() {
+            out = match split_event_let(name, value, &out) {
+                Some(split) => {
+                    changed = true;
+                    split
+                }
+                None => Stmt::let_stmt(name.clone(), value.clone(), out),
+            };
+        }
+        if changed { out } else { s }
+    }
+}
+
+/// `{let name = value in PC}; rest` for `let name = value in {PC; rest}` where `value` is
+/// the produce or consume event of the node `PC`.
+fn split_event_let(name: &loopir::Name, value: &Expr, body: &Stmt) -> Option<Stmt> {
+    let ExprKind::Call { name: callee, args, .. } = value.kind() else { return None };
+    if &**callee != "halide_trace_helper" || !name.contains(".trace_id") {
+        return None;
+    }
+    let is_producer = match args.get(6).map(Expr::kind) {
+        Some(ExprKind::IntImm(4)) => true,
+        Some(ExprKind::IntImm(6)) => false,
+        _ => return None,
+    };
+    let StmtKind::Block(stmts) = body.kind() else { return None };
+    let (first, rest) = stmts.split_first()?;
+    match first.kind() {
+        // Later passes may move the end event after the node, still inside the let: then
+        // the let covers it, as printed.
+        StmtKind::ProducerConsumer { is_producer: p, .. }
+            if *p == is_producer && !rest.is_empty() && !rest.iter().any(|r| ends_event(r, name, is_producer)) =>
+        {
+            let mut out = Vec::with_capacity(stmts.len());
+            out.push(Stmt::let_stmt(name.clone(), value.clone(), first.clone()));
+            out.extend(rest.iter().cloned());
+            Some(Stmt::block(out))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `s` makes the end_produce (or end_consume) event whose parent is `name`.
+fn ends_event(s: &Stmt, name: &str, is_producer: bool) -> bool {
+    struct Ends<'a> {
+        name: &'a str,
+        code: i64,
+        found: bool,
+    }
+    impl Visitor for Ends<'_> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if self.found {
+                return;
+            }
+            if let ExprKind::Call { name: callee, args, .. } = e.kind()
+                && &**callee == "halide_trace_helper"
+                && matches!(args.get(6).map(Expr::kind), Some(ExprKind::IntImm(c)) if *c == self.code)
+                && matches!(args.get(7).map(Expr::kind), Some(ExprKind::Variable(v)) if &**v == self.name)
+            {
+                self.found = true;
+                return;
+            }
+            self.super_expr(e);
+        }
+    }
+    let mut m = Ends { name, code: if is_producer { 5 } else { 7 }, found: false };
+    m.visit_stmt(s);
+    m.found
 }

@@ -89,6 +89,9 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         }
     };
 
+    // Under --trace, the text's produce/consume event lets get the scope the pass gave
+    // them (the text cannot show it); nothing else reads the trace ids.
+    let stmt = if args.trace { loopir_interp::tracer::scope_trace_lets(&stmt) } else { stmt };
     let mut runtime = HostRuntime::new();
     let program = compile_with(&stmt, &runtime).in_file(&input.name)?;
     let iface = program.interface();
