@@ -26,7 +26,10 @@ const LIMIT: u64 = 40_000_000;
 /// allocation group of camera_pipe's GPU blocks whose loads the text does not type
 /// (`oracle_interp` lists it too).
 const CANNOT_RUN: &[(&str, &str)] = &[
-    ("app_camera_pipe.cuda", "of allocgroup__f1.0_f7.2__deinterleaved.1_f27.5__f13.3_f28.6__output.4, which has"),
+    (
+        "app_camera_pipe.cuda",
+        "of allocgroup__f1.0_f7.2__deinterleaved.1_f27.5__f13.3_f28.6__output.4, which has",
+    ),
     ("app_conv_layer.cpu", "the run exceeded 40000000 operations"),
     ("app_conv_layer.cuda", "the run exceeded 40000000 operations"),
     ("app_iir_blur.cpu", "exceeds the interpreter's memory limit"),
@@ -51,7 +54,8 @@ fn check(case: &str) -> Result<(), String> {
     let profiled =
         inject_profiling(&input, &pipeline, &env, &ProfileOptions::default()).map_err(|e| e.to_string())?;
     let tree = profiled.entries.render_tree();
-    let table: serde_json::Value = serde_json::from_str(&profiled.entries.to_json()).map_err(|e| e.to_string())?;
+    let table: serde_json::Value =
+        serde_json::from_str(&profiled.entries.to_json()).map_err(|e| e.to_string())?;
     let table = table.as_array().ok_or("the entry table's JSON is not an array")?;
 
     let program = parse(&dir, &dir.join("profile.expected.stmt"))?;
@@ -169,7 +173,9 @@ fn every_profiled_case_reports_the_entry_tree() {
         let listed = CANNOT_RUN.iter().find(|(c, _)| c == case);
         match (check(case), listed) {
             (Ok(()), None) => ran += 1,
-            (Ok(()), Some((_, why))) => problems.push(format!("{case}: listed as cannot run ({why}) but runs")),
+            (Ok(()), Some((_, why))) => {
+                problems.push(format!("{case}: listed as cannot run ({why}) but runs"))
+            }
             (Err(e), Some((_, why))) if e.contains(why) => {}
             (Err(e), _) => problems.push(format!("{case}: {}", e.lines().next().unwrap_or(""))),
         }

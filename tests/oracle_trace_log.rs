@@ -31,9 +31,7 @@ fn trace_of(case: &str, dir: &Path, file: &Path) -> Result<TraceLog, String> {
 }
 
 /// Cases whose bounds-inference stage cannot run in the suite, with a part of the error.
-const CANNOT_RUN: &[(&str, &str)] = &[
-    ("app_local_laplacian.trace", "the run exceeded 40000000 operations"),
-];
+const CANNOT_RUN: &[(&str, &str)] = &[("app_local_laplacian.trace", "the run exceeded 40000000 operations")];
 
 #[test]
 fn every_traced_case_parents_each_event_by_its_innermost_enclosing_event() {
@@ -64,7 +62,9 @@ fn every_traced_case_parents_each_event_by_its_innermost_enclosing_event() {
                     v.expected
                 )),
             },
-            (Ok(_), Some((_, why))) => problems.push(format!("{case}: listed as cannot run ({why}) but runs")),
+            (Ok(_), Some((_, why))) => {
+                problems.push(format!("{case}: listed as cannot run ({why}) but runs"))
+            }
             (Err(e), Some((_, why))) if e.contains(why) => {}
             (Err(e), _) => problems.push(format!("{case}: {}", e.lines().next().unwrap_or(""))),
         }

@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use loopir::Expr;
+use loopir::pipeline::{BoundDesc, ConstraintDesc, FuncDesc, OutputDesc, PipelineEnv, RVarDesc, UpdateDesc};
 use serde::Deserialize;
 
 use crate::error::BoundsError;
@@ -21,8 +22,9 @@ pub struct BoundsEnv {
     pub fresh_names: FreshNames,
     /// Pipeline outputs.
     pub outputs: Vec<Output>,
-    /// Funcs by name.
-    #[serde(default)]
+    /// Funcs by name. A name given twice is an error (JSON readers usually keep the
+    /// last, which would silently drop the first description).
+    #[serde(default, deserialize_with = "unique_keys::deserialize")]
     pub funcs: BTreeMap<String, Func>,
 }
 
@@ -156,7 +158,8 @@ impl ExplicitBound {
 }
 
 impl BoundsEnv {
-    /// Parses an env document.
+    /// Parses an env document: unknown fields, a Func named twice in `funcs`, a type
+    /// that does not parse and a counter out of range are errors.
     pub fn from_json(text: &str) -> Result<BoundsEnv, BoundsError> {
         let env: BoundsEnv = serde_json::from_str(text).map_err(|e| BoundsError::Env(e.to_string()))?;
         for (name, f) in &env.funcs {
@@ -164,7 +167,170 @@ impl BoundsEnv {
                 return Err(BoundsError::Env(format!("Func {name}: `{bad}` is not a type")));
             }
         }
+        if let Some(t) = env.fresh_names.t.filter(|&t| t > loopir::pipeline::MAX_COUNTER) {
+            return Err(BoundsError::Env(format!(
+                "fresh_names.t: {t} is out of range: the reference's counter is at most {}",
+                loopir::pipeline::MAX_COUNTER
+            )));
+        }
         Ok(env)
+    }
+
+    /// The same description as a [`PipelineEnv`]: Funcs (sorted by name, then those only
+    /// `order` or `outputs` name) with their types and pure arguments (`None` where the
+    /// list is empty: not known), updates, explicit bounds and
+    /// extern definitions; the order; the outputs with their constraints; the target's
+    /// `profile` feature; the `t` counter. A bounds env says nothing of the pipeline's
+    /// name, images, parameters, tracing or display names.
+    pub fn to_pipeline_env(&self) -> PipelineEnv {
+        let mut env = PipelineEnv::new();
+        env.funcs = self
+            .funcs
+            .iter()
+            .map(|(name, f)| FuncDesc {
+                types: Some(f.types.iter().filter_map(|t| parse_type(t)).collect::<Vec<_>>())
+                    .filter(|t| !t.is_empty()),
+                // An empty list is what an env that does not say gives: unknown.
+                args: Some(f.args.clone()).filter(|a| !a.is_empty()),
+                updates: f
+                    .updates
+                    .iter()
+                    .map(|u| UpdateDesc {
+                        rvars: u
+                            .rvars
+                            .iter()
+                            .map(|r| RVarDesc {
+                                name: r.name.clone(),
+                                min: r.min.clone(),
+                                extent: r.extent.clone(),
+                            })
+                            .collect(),
+                        predicates: u.predicates.clone(),
+                    })
+                    .collect(),
+                bounds: f
+                    .bounds
+                    .iter()
+                    .map(|b| BoundDesc {
+                        var: b.var.clone(),
+                        min: b.min.clone(),
+                        extent: b.extent.clone(),
+                        modulus: b.modulus.clone(),
+                        remainder: b.remainder.clone(),
+                    })
+                    .collect(),
+                extern_def: f.r#extern.clone(),
+                ..FuncDesc::new(name)
+            })
+            .collect();
+        // A Func the order or the outputs name is a Func even when `funcs` does not
+        // describe it.
+        for name in self.order.iter().chain(self.outputs.iter().map(|o| &o.func)) {
+            if !env.funcs.iter().any(|f| &f.name == name) {
+                env.funcs.push(FuncDesc::new(name));
+            }
+        }
+        env.order = Some(self.order.clone());
+        env.outputs = self
+            .outputs
+            .iter()
+            .map(|o| OutputDesc {
+                func: o.func.clone(),
+                buffer: Some(o.buffer.clone()),
+                constraints: o
+                    .constraints
+                    .iter()
+                    .map(|c| ConstraintDesc { min: c.min.clone(), extent: c.extent.clone() })
+                    .collect(),
+            })
+            .collect();
+        env.target.profile = self.target.profile;
+        if let Some(t) = self.fresh_names.t {
+            env.fresh_names.chars.insert('t', t);
+        }
+        env
+    }
+
+    /// What the bounds passes read of a [`PipelineEnv`] (the `t` counter is the run's
+    /// name generator's, not the environment's).
+    pub fn from_pipeline_env(env: &PipelineEnv) -> BoundsEnv {
+        BoundsEnv {
+            order: env.order.clone().unwrap_or_default(),
+            target: Target { profile: env.target.profile },
+            fresh_names: FreshNames { t: env.fresh_names.chars.get(&'t').copied() },
+            outputs: env
+                .outputs
+                .iter()
+                .map(|o| Output {
+                    func: o.func.clone(),
+                    buffer: o.buffer_name().to_owned(),
+                    constraints: o
+                        .constraints
+                        .iter()
+                        .map(|c| Constraint { min: c.min.clone(), extent: c.extent.clone() })
+                        .collect(),
+                })
+                .collect(),
+            funcs: env
+                .funcs
+                .iter()
+                .map(|f| {
+                    let desc = Func {
+                        updates: f
+                            .updates
+                            .iter()
+                            .map(|u| Update {
+                                rvars: u
+                                    .rvars
+                                    .iter()
+                                    .map(|r| RVar {
+                                        name: r.name.clone(),
+                                        min: r.min.clone(),
+                                        extent: r.extent.clone(),
+                                    })
+                                    .collect(),
+                                predicates: u.predicates.clone(),
+                            })
+                            .collect(),
+                        bounds: f
+                            .bounds
+                            .iter()
+                            .map(|b| ExplicitBound {
+                                var: b.var.clone(),
+                                min: b.min.clone(),
+                                extent: b.extent.clone(),
+                                modulus: b.modulus.clone(),
+                                remainder: b.remainder.clone(),
+                            })
+                            .collect(),
+                        types: f.types.iter().flatten().map(|t| t.to_string()).collect(),
+                        args: f.args.clone().unwrap_or_default(),
+                        r#extern: f.extern_def.clone(),
+                    };
+                    (f.name.clone(), desc)
+                })
+                .collect(),
+        }
+    }
+
+    /// Checks that this environment fits `stmt`, as both bounds passes do first (see
+    /// [`PipelineEnv::check_against`]): the realization order lists every Func the
+    /// statement produces (an empty or partial order would leave `*.s0.*` symbols
+    /// undefined), a produced Func that is not realized is an output, every access of a
+    /// Func has as many dimensions as its `args` and agrees with its `types`, every output
+    /// occurs. Errors name the field and the IR node.
+    ///
+    /// ```
+    /// use loopir_bounds::env::BoundsEnv;
+    ///
+    /// let env = BoundsEnv::from_json(r#"{"order": [], "target": {"profile": false}, "outputs": [],
+    ///     "funcs": {"f": {"types": ["int32"], "args": ["x"]}}}"#).unwrap();
+    /// let s = loopir::parse_stmt("produce f {\n f(f.s0.x) = 1\n}\n").unwrap();
+    /// let e = env.check_against(&s).unwrap_err().to_string();
+    /// assert!(e.contains("order: is empty, but the statement produces `f`"), "{e}");
+    /// ```
+    pub fn check_against(&self, stmt: &loopir::Stmt) -> Result<(), BoundsError> {
+        self.to_pipeline_env().check_against(stmt).map_err(BoundsError::EnvMismatch)
     }
 
     /// The value types of a Func, parsed (as the `.stmt` text spells them; `bool`, the
@@ -198,6 +364,40 @@ fn parse_type(t: &str) -> Option<loopir::Type> {
 /// Parses an env expression.
 pub fn parse_env_expr(text: &str) -> Result<Expr, BoundsError> {
     loopir::parse::parse_expr(text).map_err(|e| BoundsError::Env(format!("bad expression `{text}`: {e}")))
+}
+
+/// Reads a JSON object into a map, refusing a key given twice.
+mod unique_keys {
+    use std::collections::BTreeMap;
+    use std::fmt;
+
+    use serde::Deserializer;
+    use serde::de::{DeserializeOwned, MapAccess, Visitor};
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>, V: DeserializeOwned>(
+        d: D,
+    ) -> Result<BTreeMap<String, V>, D::Error> {
+        struct Unique<V>(std::marker::PhantomData<V>);
+        impl<'de, V: DeserializeOwned> Visitor<'de> for Unique<V> {
+            type Value = BTreeMap<String, V>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of Funcs by name")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = BTreeMap::new();
+                while let Some((key, value)) = map.next_entry::<String, V>()? {
+                    if out.contains_key(&key) {
+                        return Err(serde::de::Error::custom(format!(
+                            "Func `{key}` is described twice in `funcs`"
+                        )));
+                    }
+                    out.insert(key, value);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(Unique(std::marker::PhantomData))
+    }
 }
 
 #[cfg(test)]

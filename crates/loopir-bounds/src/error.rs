@@ -32,6 +32,13 @@ pub enum BoundsError {
     /// The bounds env could not be read.
     #[error("bounds env: {0}")]
     Env(String),
+    /// The bounds env does not fit the statement (see
+    /// [`BoundsEnv::check_against`](crate::env::BoundsEnv::check_against)).
+    #[error("bounds env: {0}")]
+    EnvMismatch(loopir::pipeline::EnvError),
+    /// The statement is not at the stage the pass expects.
+    #[error("{0}")]
+    WrongStage(loopir::pipeline::WrongStage),
     /// A realized Func is accessed over a region with an infinite end.
     #[error("{func} is accessed over an unbounded domain in dimension {dim}")]
     Unbounded {

@@ -15,6 +15,7 @@
 //! | [`allocation_bounds`] | allocation bounds inference |
 //! | [`func_value_bounds`] | value ranges of Funcs, read from the text, for data-dependent indices |
 //! | [`env`](mod@env) | the bounds env (JSON side table) |
+//! | [`passes`] | [`ComputationBounds`] and [`AllocationBounds`], the passes of a [`loopir::pipeline::Pipeline`] |
 //!
 //! Every API takes a [`loopir_simplify::Ctx`], which owns the fresh-name counters (so
 //! outputs are deterministic per context), the per-node caches (free variables,
@@ -42,6 +43,7 @@ pub mod compute_bounds;
 pub mod env;
 pub mod error;
 pub mod func_value_bounds;
+pub mod passes;
 mod relevance;
 /// The scaling workloads of the bounds specification, shared by the complexity tests, the
 /// benchmarks and the scaling example: not part of the crate's API.
@@ -57,6 +59,7 @@ pub use boxes_touched::{
     BoxMap, Node, box_provided, box_required, box_touched, boxes_provided, boxes_required, boxes_touched,
 };
 pub use error::BoundsError;
+pub use passes::{AllocationBounds, ComputationBounds};
 
 /// The guide `docs/bounds.md`: compiled here so that its examples run as doctests.
 #[cfg(doctest)]

@@ -42,6 +42,8 @@ enum Command {
     Flatten(commands::flatten::FlattenArgs),
     /// Run passes in order on a `.stmt` file, optionally saving the IR after each.
     Lower(commands::lower::LowerArgs),
+    /// Check a `.stmt` file against the IR's invariants (exit 0 valid, 1 with each violation).
+    Verify(commands::verify::VerifyArgs),
     /// Execute a `.stmt` file with the interpreter and print a hash of each output buffer.
     Run(commands::run::RunArgs),
     /// Run loopir on a built-in example pipeline and show what each step does.
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::Bounds(args) => commands::bounds::run(&args),
         Command::Flatten(args) => commands::flatten::run(&args),
         Command::Lower(args) => commands::lower::run(&args),
+        Command::Verify(args) => commands::verify::run(&args),
         Command::Run(args) => commands::run::run(&args),
         Command::Demo => commands::demo::run(),
     })

@@ -109,12 +109,12 @@ fn usage_mistakes_are_input_errors_in_every_subcommand() {
             "pass `profile` is not in --passes",
         ),
         (
-            line(&["lower", "--passes", "trace", "--pipeline", "p"]),
-            "--pipeline: only the profile pass reads it",
+            line(&["lower", "--passes", "trace", "--allow-missing-marker"]),
+            "--allow-missing-marker: only the profile pass reads it",
         ),
         (line(&["lower", "--passes", "trace", "--level", "1"]), "the profiling options"),
         (line(&["lower", "--list-passes", "--passes", "profile"]), "cannot be used with"),
-        (line(&["lower", "--passes", "trace"]), "the trace pass needs its environment"),
+        (line(&["lower", "--passes", "trace"]), "expects the schedule stage"),
         (line(&["demo", "extra"]), "unexpected argument"),
     ];
     expect(1, &cases);

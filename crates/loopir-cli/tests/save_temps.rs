@@ -20,7 +20,21 @@ fn names(dir: &Path) -> Vec<String> {
 
 fn lower_profile(dir: &Path) -> std::process::Output {
     let dir = dir.to_string_lossy().into_owned();
-    loopir(&["lower", "--passes", "profile", "--pipeline", "p", "--level", "1", "--save-temps", &dir], STMT)
+    loopir(
+        &[
+            "lower",
+            "--passes",
+            "profile",
+            "--pipeline",
+            "p",
+            "--level",
+            "1",
+            "--allow-missing-marker",
+            "--save-temps",
+            &dir,
+        ],
+        STMT,
+    )
 }
 
 #[cfg(unix)]

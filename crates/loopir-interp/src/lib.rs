@@ -64,7 +64,7 @@ pub use elem::Elem;
 pub use error::{ErrorKind, InterpError};
 pub use exec::{Limits, Machine, RunStats};
 pub use pipeline::{PipelineRun, RunConfig, ShapeSource, run_pipeline};
-pub use program::{BufferParam, BufferSymbol, Interface, Program, ScalarParam};
 pub use profiler::{ProfileClock, Profiler};
+pub use program::{BufferParam, BufferSymbol, Interface, Program, ScalarParam};
 pub use recording::RecordingRuntime;
 pub use runtime::{ExternArg, HostRuntime, ProfilerCall, Runtime, RuntimeCx, TraceEvent};

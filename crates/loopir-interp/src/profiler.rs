@@ -192,10 +192,9 @@ impl Profiler {
     }
 
     fn instance(&mut self, h: Handle, call: &str) -> Result<&mut Instance, InterpError> {
-        self.instances
-            .iter_mut()
-            .find(|i| i.handle == h)
-            .ok_or_else(|| abort(format!("{call}: the instance {h:#x} is not running (no halide_profiler_instance_start)")))
+        self.instances.iter_mut().find(|i| i.handle == h).ok_or_else(|| {
+            abort(format!("{call}: the instance {h:#x} is not running (no halide_profiler_instance_start)"))
+        })
     }
 
     /// Executes one `halide_profiler_*` call; returns what the runtime returns.
@@ -226,7 +225,11 @@ impl Profiler {
                                 ..FuncStats::default()
                             })
                             .collect();
-                        self.pipelines.push(PipelineStats { name: pipeline.clone(), funcs, ..PipelineStats::default() });
+                        self.pipelines.push(PipelineStats {
+                            name: pipeline.clone(),
+                            funcs,
+                            ..PipelineStats::default()
+                        });
                         self.pipelines.len() - 1
                     }
                 };
@@ -295,7 +298,8 @@ impl Profiler {
                 Ok(0)
             }
             ProfilerCall::SetCurrentFunc { instance, func, token } => {
-                let token_held = *token != NULL && cx.heap.read_i32(*token, 0).map_err(|e| mem_error(&e))? != 0;
+                let token_held =
+                    *token != NULL && cx.heap.read_i32(*token, 0).map_err(|e| mem_error(&e))? != 0;
                 let inst = self.instance(*instance, "halide_profiler_set_current_func")?;
                 if *func < 0 || *func as usize >= inst.funcs.len() {
                     return Err(abort(format!(
@@ -413,9 +417,12 @@ impl Profiler {
                 j.push_str("        {\n");
                 let ind = "          ";
                 field(&mut j, ind, "name", &json_string(&f.name), false);
-                for (name, v) in
-                    [("parent", f.parent), ("canonical_id", f.canonical_id), ("kind", f.kind), ("buffer_func_id", f.buffer_func_id)]
-                {
+                for (name, v) in [
+                    ("parent", f.parent),
+                    ("canonical_id", f.canonical_id),
+                    ("kind", f.kind),
+                    ("buffer_func_id", f.buffer_func_id),
+                ] {
                     field(&mut j, ind, name, &v.to_string(), false);
                 }
                 let counters = [

@@ -37,7 +37,10 @@ pub const EVENT_NAMES: [&str; 13] = [
 ];
 
 fn event_name(code: i32) -> String {
-    usize::try_from(code).ok().and_then(|k| EVENT_NAMES.get(k)).map_or_else(|| format!("event{code}"), |s| (*s).to_owned())
+    usize::try_from(code)
+        .ok()
+        .and_then(|k| EVENT_NAMES.get(k))
+        .map_or_else(|| format!("event{code}"), |s| (*s).to_owned())
 }
 
 fn is_begin(code: i32) -> bool {
@@ -100,7 +103,10 @@ impl TraceLog {
     }
 
     fn describe(&self, id: i32) -> String {
-        usize::try_from(id - 1).ok().and_then(|k| self.events.get(k)).map_or_else(String::new, |e| describe(&e.event))
+        usize::try_from(id - 1)
+            .ok()
+            .and_then(|k| self.events.get(k))
+            .map_or_else(String::new, |e| describe(&e.event))
     }
 
     /// Records one event made by `thread`; returns its id.
@@ -197,7 +203,11 @@ fn value_text(e: &TraceEvent) -> String {
             }
         })
         .collect();
-    if lanes.len() == 1 { lanes.into_iter().next().unwrap_or_default() } else { format!("<{}>", lanes.join(", ")) }
+    if lanes.len() == 1 {
+        lanes.into_iter().next().unwrap_or_default()
+    } else {
+        format!("<{}>", lanes.join(", "))
+    }
 }
 
 /// Gives the produce and consume events' lets back the scope the tracing pass gave them.
@@ -262,7 +272,9 @@ fn split_event_let(name: &loopir::Name, value: &Expr, body: &Stmt) -> Option<Stm
         // Later passes may move the end event after the node, still inside the let: then
         // the let covers it, as printed.
         StmtKind::ProducerConsumer { is_producer: p, .. }
-            if *p == is_producer && !rest.is_empty() && !rest.iter().any(|r| ends_event(r, name, is_producer)) =>
+            if *p == is_producer
+                && !rest.is_empty()
+                && !rest.iter().any(|r| ends_event(r, name, is_producer)) =>
         {
             let mut out = Vec::with_capacity(stmts.len());
             out.push(Stmt::let_stmt(name.clone(), value.clone(), first.clone()));

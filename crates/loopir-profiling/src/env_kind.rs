@@ -39,7 +39,7 @@ impl EnvKind {
 
 /// Which environment `text` looks like, judged by the fields only one kind has; `None`
 /// when it is not a JSON object or nothing gives it away.
-fn guess(text: &str) -> Option<EnvKind> {
+pub(crate) fn guess(text: &str) -> Option<EnvKind> {
     let value: Value = serde_json::from_str(text).ok()?;
     let top = value.as_object()?;
     let target_has =

@@ -15,7 +15,9 @@
 //! assert!(out.stmt.to_string().contains("halide_profiler_set_current_func(profiler_instance, 4"));
 //! ```
 
+pub mod env_file;
 mod env_kind;
+pub mod passes;
 pub mod profiling;
 
 pub use profiling::{
@@ -23,4 +25,6 @@ pub use profiling::{
     ProfilingError, UnknownFeature, inject_profiling,
 };
 pub mod tracing;
+pub use env_file::{EnvFile, EnvFileKind, merge_envs, read_env_file};
+pub use passes::{InjectProfiling, InjectTracing};
 pub use tracing::{TraceEnv, TracingError, check_trace_hierarchy, inject_tracing};

@@ -10,6 +10,7 @@ use loopir::free_vars;
 use std::cell::{Cell, RefCell};
 
 use loopir::address_map::AddressMap;
+use loopir::pipeline::NameGen;
 use loopir::{Expr, Name};
 use rustc_hash::FxHashMap;
 
@@ -50,8 +51,8 @@ pub struct Stats {
 #[derive(Default)]
 pub struct Ctx {
     options: Options,
-    t_counter: Cell<u64>,
-    keyed: RefCell<FxHashMap<String, u64>>,
+    /// The fresh-name generator: the run's own ([`Ctx::set_names`]) or a fresh one.
+    names: RefCell<NameGen>,
     overflow_tag: Cell<i64>,
     /// Fresh names and tags drawn so far, of all three kinds (see [`Ctx::draws`]).
     draws: Cell<u64>,
@@ -90,33 +91,44 @@ impl Ctx {
         self.options
     }
 
-    /// Sets the next number drawn by [`Ctx::fresh_t`] (Halide's `t` counter).
+    /// Uses `names` for every fresh name from now on: a lowering pass hands the run's
+    /// generator ([`loopir::pipeline::LowerCtx::take_names`]) to the context it analyses
+    /// with, and takes it back with [`Ctx::take_names`], so that names stay unique across
+    /// the passes of a run.
+    pub fn set_names(&self, names: NameGen) {
+        *self.names.borrow_mut() = names;
+    }
+
+    /// The fresh-name generator, as it stands; the context keeps a fresh one.
+    pub fn take_names(&self) -> NameGen {
+        std::mem::take(&mut *self.names.borrow_mut())
+    }
+
+    /// Sets the next number drawn by [`Ctx::fresh_t`] (Halide's `t` counter). Numbers
+    /// above [`loopir::pipeline::MAX_COUNTER`] (the reference's `int`) are clamped to it.
     pub fn seed_t(&self, next: u64) {
-        self.t_counter.set(next);
+        let next = next.min(loopir::pipeline::MAX_COUNTER);
+        // In range after the clamp.
+        let _ = self.names.borrow_mut().set_next_char('t', next);
     }
 
     /// The number the next [`Ctx::fresh_t`] will draw.
     pub fn next_t(&self) -> u64 {
-        self.t_counter.get()
+        self.names.borrow().next_char('t')
     }
 
-    /// A fresh `t<N>` name; numbers are never reused.
+    /// A fresh `t<N>` name (the reference's `unique_name('t')`); numbers are never reused.
     pub fn fresh_t(&self) -> Name {
-        let n = self.t_counter.get();
-        self.t_counter.set(n + 1);
         self.draws.set(self.draws.get() + 1);
-        loopir::name(&format!("t{n}"))
+        self.names.borrow_mut().unique_char('t')
     }
 
-    /// A fresh name from the keyed family of `prefix`: the prefix itself the first time,
-    /// then `<prefix with '$' turned into '_'>$<k>` for k = 1, 2, ...
+    /// A fresh name from the family of `prefix` (the reference's `unique_name(prefix)`):
+    /// the prefix itself the first time, then `<prefix with '$' turned into '_'>$<k>` for
+    /// k = 1, 2, ...
     pub fn fresh_keyed(&self, prefix: &str) -> Name {
-        let mut keyed = self.keyed.borrow_mut();
-        let count = keyed.entry(prefix.to_owned()).or_insert(0);
-        let k = *count;
-        *count += 1;
         self.draws.set(self.draws.get() + 1);
-        if k == 0 { loopir::name(prefix) } else { loopir::name(&format!("{}${k}", prefix.replace('$', "_"))) }
+        self.names.borrow_mut().unique(prefix)
     }
 
     /// A fresh tag for a `signed_integer_overflow` marker.

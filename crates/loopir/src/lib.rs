@@ -30,12 +30,14 @@ pub mod module;
 pub mod mutate;
 pub mod name_map;
 pub mod parse;
+pub mod pipeline;
 pub mod print;
 pub mod stack;
 pub mod stmt;
 pub mod substitute;
 pub(crate) mod teardown;
 pub mod types;
+pub mod verify;
 pub mod visit;
 
 pub use binder::Binder;

@@ -79,6 +79,8 @@ pub fn computation_bounds_inference_with(
 }
 
 fn infer(ctx: &Ctx, s: &Stmt, env: &BoundsEnv, func_bounds: &FuncValueBounds) -> Result<Stmt, BoundsError> {
+    loopir::pipeline::check_stage(s, loopir::pipeline::IrStage::Schedule).map_err(BoundsError::WrongStage)?;
+    env.check_against(s)?;
     // The definitions the reference analyses predate the access clamps; the emitted
     // statement keeps them.
     let facts = Facts::collect(&crate::func_value_bounds::undo_access_clamps(s, func_bounds));
@@ -835,7 +837,11 @@ mod tests {
     #[test]
     fn update_without_pure_definition_is_unsupported() {
         let text = "produce f {\n for (f.s1.x, 0, 9) {\n  f(f.s1.x) = 1\n }\n}\n";
-        assert!(matches!(run(text), Err(BoundsError::Unsupported(_))));
+        // `f` is the output here: a produced Func without a realization is one.
+        let env =
+            r#"{"order": ["f"], "target": {"profile": false}, "outputs": [{"func": "f", "buffer": "f"}]}"#;
+        let r = run_with(env, text);
+        assert!(matches!(r, Err(BoundsError::Unsupported(_))), "{r:?}");
     }
 
     fn env_with_f(f: &str) -> String {

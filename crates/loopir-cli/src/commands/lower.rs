@@ -1,19 +1,29 @@
-//! `loopir lower`: run several passes in order on a `.stmt` file, optionally saving the IR
-//! after each one (`--save-temps DIR`) and timing them (`--timings`).
+//! `loopir lower`: run several passes in order on a `.stmt` file through the library's
+//! [`Pipeline`], optionally saving the IR after each one (`--save-temps DIR`) and timing
+//! them (`--timings`).
 //!
-//! The passes come from [`PASSES`], a registry with one entry per pass: adding a pass to
-//! the command is adding one entry there.
+//! The command is a table of names over the library's passes ([`PASSES`]): adding a pass
+//! to the command is adding one entry there. The environment is one pipeline environment
+//! (`--env PIPELINE.json`, `docs/pipeline.md`); the files of single passes are still
+//! accepted (`--env FILE` or `--env PASS=FILE`), converted and merged, with a note of
+//! what each lacks.
 
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::Args;
-use loopir::{ParseEnv, Stmt, stmt_to_string};
-use loopir_profiling::{FuncEnv, ProfileOptions, TraceEnv, inject_profiling, inject_tracing};
+use loopir::dialect::Dialect;
+use loopir::pipeline::{
+    Cause, IrStage, LowerCtx, Pass as LibPass, PassError, Pipeline, PipelineEnv, PipelineError,
+    PipelineObserver,
+};
+use loopir::{Stmt, StmtFile};
+use loopir_profiling::{EnvFileKind, FuncEnv, InjectProfiling, InjectTracing, merge_envs, read_env_file};
 
+use super::fmt::{ReadArgs, read_stmt_file, write_stmt_file};
 use super::profile::ProfileOptionArgs;
 use super::save_temps::{SaveTemps, step_file_name};
-use super::{parse, read_env_text, read_input};
+use super::{read_env_text, read_input};
 use crate::error::{CliError, InFile};
 use crate::streams::{eprint, print};
 
@@ -22,15 +32,16 @@ use crate::streams::{eprint, print};
 pub struct LowerArgs {
     /// The `.stmt` file to lower (`-` or nothing for standard input).
     file: Option<PathBuf>,
-    /// The passes to run, in order, comma-separated (e.g. `trace,profile`);
+    /// The passes to run, in order, comma-separated (e.g. `trace,bounds`);
     /// `--list-passes` shows the available ones.
     #[arg(long, value_name = "PASSES", value_delimiter = ',', required_unless_present = "list_passes")]
     passes: Vec<String>,
-    /// The environment file of one pass, as PASS=FILE (e.g. `profile=profile.env.json`);
-    /// repeat for several passes.
-    #[arg(long = "env", value_name = "PASS=FILE")]
+    /// The pipeline's environment: a pipeline environment (`"version": 1`, see
+    /// docs/pipeline.md), or the environment files of single passes, as FILE or PASS=FILE
+    /// (e.g. `profile=profile.env.json`); repeat to merge several files.
+    #[arg(long = "env", value_name = "[PASS=]FILE")]
     envs: Vec<String>,
-    /// The pipeline name for passes that need one (default: the pass's environment file).
+    /// The pipeline name (overrides the environment's).
     #[arg(long)]
     pipeline: Option<String>,
     /// Write the IR as parsed to DIR/00.input.stmt and the IR after the K-th pass to
@@ -43,44 +54,44 @@ pub struct LowerArgs {
     /// to print the result, in nanoseconds.
     #[arg(long)]
     timings: bool,
+    /// Run the verifier (`loopir verify`) on the input and after every pass.
+    #[arg(long)]
+    verify: bool,
+    /// Say on standard error what each single pass's environment file lacks as a
+    /// pipeline environment.
+    #[arg(long)]
+    verbose: bool,
+    /// Let the profile pass accept input without `profiling_enable_instance_marker()`
+    /// (the profiler instance is then never enabled); without this flag such input is
+    /// refused.
+    #[arg(long)]
+    allow_missing_marker: bool,
     /// List the available passes and exit.
     #[arg(long, exclusive = true)]
     list_passes: bool,
     /// Options of the `profile` pass.
     #[command(flatten)]
     profile: ProfileOptionArgs,
+    #[command(flatten)]
+    read: ReadArgs,
+    /// Write the output (and the `--save-temps` steps) in this dialect (`reference` or
+    /// `21`; default: the input's).
+    #[arg(long, value_name = "DIALECT")]
+    to: Option<Dialect>,
 }
 
-/// What every pass may use besides the statement and its own environment file.
-pub struct PassContext<'a> {
-    /// `--pipeline`, if given.
-    pub pipeline: Option<&'a str>,
-    /// The options of the `profile` pass.
-    pub profile_options: ProfileOptions,
-    /// Func value bounds computed by an earlier `bounds` pass of this run: the reference
-    /// computes them once, from the definitions, and hands the same table to allocation
-    /// bounds inference.
-    pub func_value_bounds: std::cell::RefCell<Option<std::rc::Rc<loopir_bounds::FuncValueBounds>>>,
-}
-
-/// An environment file given with `--env PASS=FILE`, read before the input is parsed.
-pub struct EnvFile {
-    /// The path, for messages.
-    pub path: PathBuf,
-    /// The contents.
-    pub text: String,
-}
-
-/// One pass of the registry.
+/// One pass of the table.
 pub struct Pass {
     /// The name used in `--passes`, `--env` and the saved file names.
     pub name: &'static str,
     /// One line on what it does.
     pub summary: &'static str,
-    /// What `--env NAME=FILE` holds for it.
+    /// What it reads of the environment.
     pub env: &'static str,
-    /// Runs the pass.
-    pub run: fn(&Stmt, Option<&EnvFile>, &PassContext<'_>) -> Result<Stmt, CliError>,
+    /// The kind of single-pass environment file `--env NAME=FILE` holds for it.
+    pub file_kind: EnvFileKind,
+    /// Makes the library's pass.
+    pub make: fn(&LowerArgs) -> Box<dyn LibPass>,
 }
 
 /// The passes `loopir lower` can run.
@@ -88,110 +99,74 @@ pub const PASSES: &[Pass] = &[
     Pass {
         name: "profile",
         summary: "inject Halide's sampling-profiler instrumentation (options: --level, --only, --no-*)",
-        env: "profile.env.json (Funcs, no-profiling flags, display names, pipeline name); \
+        env: "pipeline name, Funcs' display names and no-profiling flags (profile.env.json); \
               default: every produce/consume name is a profiled Func",
-        run: run_profile,
+        file_kind: EnvFileKind::Profile,
+        make: |a| {
+            Box::new(InjectProfiling {
+                options: a.profile.options(),
+                allow_missing_marker: a.allow_missing_marker,
+            })
+        },
     },
     Pass {
         name: "trace",
         summary: "inject Halide's tracing calls (loads, stores, realizations, pipeline events)",
-        env: "trace.env.json (required: which Funcs, outputs and images are traced)",
-        run: run_trace,
+        env: "Funcs with tracing switches, tags, arguments and types, outputs, images, order (trace.env.json)",
+        file_kind: EnvFileKind::Trace,
+        make: |_| Box::new(InjectTracing),
     },
     Pass {
         name: "bounds",
         summary: "computation bounds inference: define each stage's min/max symbols",
-        env: "bounds.env.json (required: realization order, outputs, Funcs' types; fresh-name counter)",
-        run: run_computation_bounds,
+        env: "realization order, outputs, Funcs' types, arguments, updates, explicit bounds (bounds.env.json)",
+        file_kind: EnvFileKind::Bounds,
+        make: |_| Box::new(loopir_bounds::ComputationBounds),
     },
     Pass {
         name: "allocation_bounds",
         summary: "allocation bounds inference: define each realization's min/extent_realized symbols",
-        env: "bounds.env.json (required: realization order, outputs, Funcs' types and explicit bounds)",
-        run: run_allocation_bounds,
+        env: "realization order, outputs, Funcs' types and explicit bounds (bounds.env.json)",
+        file_kind: EnvFileKind::Bounds,
+        make: |_| Box::new(loopir_bounds::AllocationBounds),
     },
     Pass {
         name: "flatten",
         summary: "storage flattening: realizations to allocations, Func and image accesses to loads and stores",
-        env: "bounds.env.json (required: Funcs' pure arguments and types, outputs); images inferred",
-        run: run_flatten,
+        env: "Funcs' pure arguments, types and storage, outputs (bounds.env.json); images inferred",
+        file_kind: EnvFileKind::Bounds,
+        make: |_| Box::new(StorageFlattening),
     },
 ];
 
-fn run_profile(stmt: &Stmt, env: Option<&EnvFile>, ctx: &PassContext<'_>) -> Result<Stmt, CliError> {
-    let env = match env {
-        Some(f) => FuncEnv::from_json(&f.text).in_file(f.path.display())?,
-        None => FuncEnv::infer_from_stmt(stmt),
-    };
-    if ctx.profile_options.is_empty() {
-        // Level 0: the pass is off and needs nothing.
-        return Ok(stmt.clone());
+/// Storage flattening (`loopir_lower`) as a pass of the pipeline: its env is derived from
+/// the bounds part of the pipeline's, with the images the statement loads, and it draws
+/// `t` names from the run's generator, raised past every `t<N>` the statement uses.
+struct StorageFlattening;
+
+impl LibPass for StorageFlattening {
+    fn name(&self) -> &'static str {
+        "flatten"
     }
-    let pipeline = ctx.pipeline.or(env.pipeline_name()).ok_or_else(|| {
-        CliError::input(
-            "no pipeline name: pass --pipeline NAME or an --env profile=FILE that names the pipeline",
-        )
-    })?;
-    inject_profiling(stmt, pipeline, &env, &ctx.profile_options)
-        .map(|p| p.stmt)
-        .map_err(|e| CliError::input(e.to_string()))
-}
-
-/// The environment file a pass cannot run without.
-fn required<'e>(env: Option<&'e EnvFile>, pass: &str, what: &str) -> Result<&'e EnvFile, CliError> {
-    env.ok_or_else(|| CliError::input(format!("the {pass} pass needs its environment: --env {pass}={what}")))
-}
-
-fn run_trace(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, CliError> {
-    let f = required(env, "trace", "TRACE_ENV.json")?;
-    let env = TraceEnv::from_json(&f.text).in_file(f.path.display())?;
-    inject_tracing(stmt, &env).map_err(|e| CliError::input(e.to_string()))
-}
-
-fn run_allocation_bounds(
-    stmt: &Stmt,
-    env: Option<&EnvFile>,
-    ctx: &PassContext<'_>,
-) -> Result<Stmt, CliError> {
-    let f = required(env, "allocation_bounds", "BOUNDS_ENV.json")?;
-    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
-    // Without an earlier `bounds` pass, the Provides of this statement stand in for the
-    // definitions.
-    let func_bounds = ctx.func_value_bounds.borrow().clone().unwrap_or_else(|| {
-        std::rc::Rc::new(loopir_bounds::func_value_bounds::func_value_bounds_from_text(
-            &loopir_simplify::Ctx::new(),
-            stmt,
-        ))
-    });
-    loopir_bounds::allocation_bounds::allocation_bounds_inference(stmt, &env, &func_bounds, 0)
-        .map_err(|e| CliError::input(e.to_string()))
-}
-
-fn run_computation_bounds(
-    stmt: &Stmt,
-    env: Option<&EnvFile>,
-    pass_ctx: &PassContext<'_>,
-) -> Result<Stmt, CliError> {
-    let f = required(env, "bounds", "BOUNDS_ENV.json")?;
-    let env = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
-    let ctx = loopir_simplify::Ctx::new();
-    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
-    let func_bounds = loopir_bounds::func_value_bounds::func_value_bounds_from_text(&ctx, stmt);
-    let out =
-        loopir_bounds::compute_bounds::computation_bounds_inference_with(&ctx, stmt, &env, &func_bounds)
-            .map_err(|e| CliError::input(e.to_string()));
-    *pass_ctx.func_value_bounds.borrow_mut() = Some(std::rc::Rc::new(func_bounds));
-    out
-}
-
-fn run_flatten(stmt: &Stmt, env: Option<&EnvFile>, _ctx: &PassContext<'_>) -> Result<Stmt, CliError> {
-    let f = required(env, "flatten", "BOUNDS_ENV.json")?;
-    let bounds = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
-    let env = super::flatten::flatten_env(&bounds, &[], stmt).in_file(f.path.display())?;
-    // The passes of one run do not share a fresh-name counter: start past every name in use.
-    let ctx = loopir_simplify::Ctx::new();
-    ctx.seed_t(loopir_lower::fresh_names::first_unused_t(stmt).max(bounds.fresh_names.t.unwrap_or(0)));
-    loopir_lower::storage_flattening(&ctx, stmt, &env).map_err(|e| CliError::input(e.to_string()))
+    fn expects(&self) -> IrStage {
+        IrStage::Schedule
+    }
+    fn produces(&self) -> IrStage {
+        IrStage::Flattened
+    }
+    fn run(&self, stmt: &Stmt, lower: &mut LowerCtx) -> Result<Stmt, PassError> {
+        let bounds = loopir_bounds::env::BoundsEnv::from_pipeline_env(lower.env());
+        let env = super::flatten::flatten_env(&bounds, &[], stmt).map_err(PassError::new)?;
+        let mut names = lower.take_names();
+        let raised = names.raise_char('t', loopir_lower::fresh_names::first_unused_t(stmt));
+        let ctx = loopir_simplify::Ctx::new();
+        ctx.set_names(names);
+        let out = raised.map_err(PassError::new).and_then(|()| {
+            loopir_lower::storage_flattening(&ctx, stmt, &env).map_err(|e| PassError::new(e.to_string()))
+        });
+        lower.restore_names(ctx.take_names());
+        out
+    }
 }
 
 /// The registry entry named `name`.
@@ -207,7 +182,7 @@ fn available() -> String {
 fn list_passes() -> String {
     let mut s = String::new();
     for p in PASSES {
-        s.push_str(&format!("{:<18} {}\n{:<18} --env {}={}\n", p.name, p.summary, "", p.name, p.env));
+        s.push_str(&format!("{:<18} {}\n{:<18} reads: {}\n", p.name, p.summary, "", p.env));
     }
     s
 }
@@ -234,35 +209,59 @@ fn resolve_passes(names: &[String]) -> Result<Vec<&'static Pass>, CliError> {
         .collect()
 }
 
-/// Reads the `--env PASS=FILE` arguments; each must name a pass of `--passes`, once.
-fn read_envs(specs: &[String], passes: &[&Pass]) -> Result<Vec<(&'static str, EnvFile)>, CliError> {
-    let mut out: Vec<(&'static str, EnvFile)> = Vec::new();
+/// Reads the `--env` arguments: each a pipeline environment or a single pass's file
+/// (as PASS=FILE, the pass must be in `--passes`, once), merged in the order of the passes
+/// they were given for (plain files first). With `--verbose`, each single-pass file gets
+/// a note of what it lacks on standard error.
+fn read_envs(specs: &[String], passes: &[&Pass], verbose: bool) -> Result<Option<PipelineEnv>, CliError> {
+    let mut files: Vec<(usize, PathBuf, EnvFileKind, PipelineEnv)> = Vec::new();
+    let mut named: Vec<&'static str> = Vec::new();
     for spec in specs {
-        let Some((name, path)) = spec.split_once('=') else {
-            return Err(CliError::input(format!(
-                "--env {spec}: expected PASS=FILE (e.g. --env profile=profile.env.json)"
-            )));
+        let (rank, path, expected) = match spec.split_once('=') {
+            Some((name, path)) => {
+                let Some(pass) = find_pass(name.trim()) else {
+                    return Err(CliError::input(format!(
+                        "--env {spec}: unknown pass `{name}`; available passes: {}",
+                        available()
+                    )));
+                };
+                let Some(rank) = passes.iter().position(|p| p.name == pass.name) else {
+                    return Err(CliError::input(format!(
+                        "--env {spec}: pass `{}` is not in --passes",
+                        pass.name
+                    )));
+                };
+                if named.contains(&pass.name) {
+                    return Err(CliError::input(format!(
+                        "--env {spec}: a second environment for pass `{}`",
+                        pass.name
+                    )));
+                }
+                named.push(pass.name);
+                (rank + 1, PathBuf::from(path), Some(pass.file_kind))
+            }
+            None => (0, PathBuf::from(spec), None),
         };
-        let Some(pass) = find_pass(name.trim()) else {
-            return Err(CliError::input(format!(
-                "--env {spec}: unknown pass `{name}`; available passes: {}",
-                available()
-            )));
-        };
-        if !passes.iter().any(|p| p.name == pass.name) {
-            return Err(CliError::input(format!("--env {spec}: pass `{}` is not in --passes", pass.name)));
-        }
-        if out.iter().any(|(n, _)| *n == pass.name) {
-            return Err(CliError::input(format!(
-                "--env {spec}: a second environment for pass `{}`",
-                pass.name
-            )));
-        }
-        let path = PathBuf::from(path);
         let text = read_env_text(&path)?;
-        out.push((pass.name, EnvFile { path, text }));
+        let file = read_env_file(&text, expected).in_file(path.display())?;
+        files.push((rank, path, file.kind, file.env));
     }
-    Ok(out)
+    files.sort_by_key(|f| f.0);
+    for (_, path, kind, _) in files.iter().filter(|_| verbose) {
+        if let Some(lacks) = kind.lacks() {
+            eprint(&format!(
+                "note: {} is a single pass's environment file, read as a pipeline environment: {lacks}\n",
+                path.display()
+            ))?;
+        }
+    }
+    if files.is_empty() {
+        return Ok(None);
+    }
+    let names: Vec<String> = files.iter().map(|f| f.1.display().to_string()).collect();
+    merge_envs(files.into_iter().map(|f| f.3))
+        .map(Some)
+        .map_err(|e| CliError::input(format!("{}: {e}", names.join(" + "))))
 }
 
 /// Flags that only the `profile` pass reads are refused when it does not run: silently
@@ -271,14 +270,44 @@ fn check_profile_flags(args: &LowerArgs, passes: &[&Pass]) -> Result<(), CliErro
     if passes.iter().any(|p| p.name == "profile") {
         return Ok(());
     }
-    let flag = if args.pipeline.is_some() {
-        "--pipeline"
+    let flag = if args.allow_missing_marker {
+        "--allow-missing-marker"
     } else if args.profile.given() {
         "the profiling options (--level, --only, --no-*)"
     } else {
         return Ok(());
     };
     Err(CliError::input(format!("{flag}: only the profile pass reads it, and it is not in --passes")))
+}
+
+/// Saves the IR after each step (`--save-temps`).
+struct SaveObserver<'a> {
+    temps: &'a SaveTemps,
+    total: usize,
+    /// The dialect the steps are written in.
+    dialect: Dialect,
+}
+
+impl PipelineObserver for SaveObserver<'_> {
+    fn after(
+        &mut self,
+        index: usize,
+        pass: Option<&dyn LibPass>,
+        stmt: &Stmt,
+        _: Duration,
+    ) -> Result<(), Cause> {
+        let name = pass.map_or("input", |p| p.name());
+        let file = step_file_name(index, name, self.total);
+        let cause = |e: CliError| match e {
+            CliError::Io(m) | CliError::Input(m) => Cause::from(m),
+            _ => Cause::from("cannot save the step"),
+        };
+        let bytes =
+            write_stmt_file(&StmtFile::Stmt(stmt.clone()), self.dialect, false, &file).map_err(cause)?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| Cause::from("a step printed bytes that are not UTF-8"))?;
+        self.temps.save(&file, &text).map_err(cause)
+    }
 }
 
 /// Runs `loopir lower`.
@@ -289,62 +318,82 @@ pub fn run(args: &LowerArgs) -> Result<(), CliError> {
     // Everything that can be checked before reading the input is checked first.
     let passes = resolve_passes(&args.passes)?;
     check_profile_flags(args, &passes)?;
-    let envs = read_envs(&args.envs, &passes)?;
+    let given = read_envs(&args.envs, &passes, args.verbose)?;
     let temps = args.save_temps.as_deref().map(SaveTemps::prepare).transpose()?;
     let input = read_input(args.file.as_deref())?;
 
-    // The trace pass tells Func calls from image loads by their call kinds, which only its
-    // env can give the parser (untyped, an image's loads would silently go untraced).
-    let mut parse_env = match envs.iter().find(|(name, _)| *name == "trace") {
-        Some((_, f)) => TraceEnv::from_json(&f.text).in_file(f.path.display())?.parse_env(),
-        None => ParseEnv::default(),
-    };
+    let mut env = given.clone().unwrap_or_else(PipelineEnv::new);
+    if let Some(name) = &args.pipeline {
+        env.pipeline = Some(name.clone());
+    }
+    // Func calls and image loads are told apart by their call kinds, which only the
+    // environment can give the parser (untyped, an image's loads would go untraced).
+    let mut parse_env = env.parse_env();
     // Storage flattening allocates each realization with its Func's value type, which the
     // parser gives the Funcs of its env (and their tuple elements) only.
-    if let Some((_, f)) = envs.iter().find(|(name, _)| *name == "flatten") {
-        let bounds = loopir_bounds::env::BoundsEnv::from_json(&f.text).in_file(f.path.display())?;
-        let funcs =
-            loopir_lower::FlattenEnv::from_bounds_env(&bounds).in_file(f.path.display())?.parse_env().funcs;
+    if passes.iter().any(|p| p.name == "flatten") {
+        let bounds = loopir_bounds::env::BoundsEnv::from_pipeline_env(&env);
+        let funcs = loopir_lower::FlattenEnv::from_bounds_env(&bounds)
+            .map_err(|e| CliError::input(format!("{}: environment: {e}", input.name)))?
+            .parse_env()
+            .funcs;
         for (name, types) in funcs {
             parse_env.funcs.entry(name).or_insert(types);
         }
     }
     let t0 = Instant::now();
-    let mut stmt = parse(&input, &parse_env)?;
-    let parse_ns = t0.elapsed().as_nanos();
-    if let Some(temps) = &temps {
-        temps.save(&step_file_name(0, "input", passes.len()), &stmt_to_string(&stmt))?;
-    }
-
-    let ctx = PassContext {
-        pipeline: args.pipeline.as_deref(),
-        profile_options: args.profile.options(),
-        func_value_bounds: std::cell::RefCell::new(None),
-    };
-    let mut pass_ns = Vec::with_capacity(passes.len());
-    for (i, pass) in passes.iter().enumerate() {
-        let env = envs.iter().find(|(n, _)| *n == pass.name).map(|(_, f)| f);
-        let t = Instant::now();
-        let result = (pass.run)(&stmt, env, &ctx);
-        pass_ns.push((pass.name, t.elapsed().as_nanos()));
-        stmt = result.map_err(|e| match e {
-            CliError::Input(m) => {
-                CliError::Input(format!("{}: pass {} (`{}`): {m}", input.name, i + 1, pass.name))
-            }
-            other => other,
-        })?;
-        if let Some(temps) = &temps {
-            temps.save(&step_file_name(i + 1, pass.name, passes.len()), &stmt_to_string(&stmt))?;
+    let parsed = read_stmt_file(&input, &parse_env, &args.read)?;
+    let dialect = args.to.unwrap_or(parsed.dialect);
+    let mut file = parsed.value;
+    // In a module file, the pipeline's function is lowered.
+    let (stmt, pipeline_index) = match &file {
+        StmtFile::Stmt(s) => (s.clone(), None),
+        StmtFile::Module(m) => {
+            let i = m.pipeline_index().ok_or_else(|| {
+                CliError::input(format!("{}: the module has no pipeline function to lower", input.name))
+            })?;
+            (m.functions[i].body.clone(), Some(i))
         }
+    };
+    let parse_ns = t0.elapsed().as_nanos();
+    if env.funcs.is_empty() && passes.iter().any(|p| p.name == "profile") {
+        // Nothing known: every produce/consume name is a profiled Func.
+        let inferred = FuncEnv::infer_from_stmt(&stmt).to_pipeline_env();
+        env.funcs = inferred.funcs;
     }
+    let mut ctx =
+        LowerCtx::new(env).map_err(|e| CliError::input(format!("{}: environment: {e}", input.name)))?;
+    ctx.options.verify = args.verify;
+
+    let mut pipeline = Pipeline::new();
+    for p in &passes {
+        pipeline.push((p.make)(args));
+    }
+    let mut timings = loopir::pipeline::Timings::default();
+    let mut saver = temps.as_ref().map(|t| SaveObserver { temps: t, total: passes.len(), dialect });
+    let mut observers: Vec<&mut dyn PipelineObserver> = vec![&mut timings];
+    if let Some(s) = saver.as_mut() {
+        observers.push(s);
+    }
+    let out = pipeline.run_observed(&stmt, &mut ctx, &mut observers).map_err(|e| match e {
+        PipelineError::Observer { cause, .. } => CliError::Io(cause.to_string()),
+        other => CliError::Input(format!("{}: {other}", input.name)),
+    })?;
 
     let t1 = Instant::now();
-    let text = stmt_to_string(&stmt);
+    match (&mut file, pipeline_index) {
+        (StmtFile::Module(m), Some(i)) => m.functions[i].body = out,
+        (file, _) => *file = StmtFile::Stmt(out),
+    }
+    let text = write_stmt_file(&file, dialect, false, &input.name)?;
     let print_ns = t1.elapsed().as_nanos();
-    print(text.as_bytes())?;
+    print(&text)?;
     if args.timings {
-        let passes: Vec<String> =
-            pass_ns.iter().map(|(name, ns)| format!("{{\"pass\": \"{name}\", \"ns\": {ns}}}")).collect();
+        let passes: Vec<String> = timings
+            .passes
+            .iter()
+            .map(|(name, d)| format!("{{\"pass\": \"{name}\", \"ns\": {}}}", d.as_nanos()))
+            .collect();
         eprint(&format!(
             "{{\"parse_ns\": {parse_ns}, \"passes\": [{}], \"print_ns\": {print_ns}}}\n",
             passes.join(", ")

@@ -10,6 +10,7 @@ pub mod profile;
 pub mod run;
 pub mod save_temps;
 pub mod trace;
+pub mod verify;
 
 use std::io::Read;
 use std::path::Path;

@@ -15,7 +15,8 @@ use loopir::{ParseEnv, StmtFile};
 use loopir_bounds::env::BoundsEnv;
 use loopir_interp::pipeline::{DEFAULT_EXTENTS, parse_scalar};
 use loopir_interp::{
-    Buffer, HostRuntime, Limits, PipelineRun, ProfileClock, RecordingRuntime, RunConfig, compile_with, run_pipeline,
+    Buffer, HostRuntime, Limits, PipelineRun, ProfileClock, RecordingRuntime, RunConfig, compile_with,
+    run_pipeline,
 };
 
 use super::fmt::{ReadArgs, read_stmt_file};
@@ -169,7 +170,8 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     let clock = if args.profile_clock == "wall" { ProfileClock::Wall } else { ProfileClock::Operations };
     let mut recording = RecordingRuntime::new(clock);
     let observed = RunConfig { shapes: result.shapes.clone(), elems: result.elems.clone(), ..config };
-    run_pipeline(&program, &mut recording, &observed).map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
+    run_pipeline(&program, &mut recording, &observed)
+        .map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
     recording.profiler.finish().map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
     if args.profile_json {
         return print(recording.profiler.report_json().as_bytes());
@@ -207,7 +209,8 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             } else {
                 format!("{} ({})", v.expected, v.expected_what)
             };
-            let _ = write!(msg, "\n  event {} `{}` has parent {}, expected {expected}", v.id, v.what, v.parent);
+            let _ =
+                write!(msg, "\n  event {} `{}` has parent {}, expected {expected}", v.id, v.what, v.parent);
         }
         if violations.len() > 20 {
             let _ = write!(msg, "\n  ... and {} more", violations.len() - 20);

@@ -202,6 +202,38 @@ impl FuncEnv {
         Ok(())
     }
 
+    /// The same description as a [`loopir::pipeline::PipelineEnv`]: the pipeline name and
+    /// each Func's display name and profiling flag. A profiling environment says nothing
+    /// of types, arguments, order, outputs, images or parameters.
+    pub fn to_pipeline_env(&self) -> loopir::pipeline::PipelineEnv {
+        let mut env = loopir::pipeline::PipelineEnv::new();
+        env.pipeline = self.pipeline.clone();
+        env.funcs = self
+            .funcs
+            .iter()
+            .map(|f| loopir::pipeline::FuncDesc {
+                display_name: f.display_name.clone(),
+                profile: f.profile,
+                ..loopir::pipeline::FuncDesc::new(&f.name)
+            })
+            .collect();
+        env
+    }
+
+    /// What the profiling pass reads of a [`loopir::pipeline::PipelineEnv`]: its Funcs,
+    /// in order, with display names and profiling flags, and the pipeline name.
+    pub fn from_pipeline_env(env: &loopir::pipeline::PipelineEnv) -> FuncEnv {
+        let mut out = FuncEnv { pipeline: env.pipeline.clone(), ..FuncEnv::default() };
+        for f in &env.funcs {
+            out.insert(FuncInfo {
+                name: f.name.clone(),
+                display_name: f.display_name.clone(),
+                profile: f.profile,
+            });
+        }
+        out
+    }
+
     /// The Funcs, in the order they were added.
     pub fn iter(&self) -> impl Iterator<Item = &FuncInfo> {
         self.funcs.iter()

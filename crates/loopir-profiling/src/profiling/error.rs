@@ -9,6 +9,19 @@ use loopir::IrError;
 /// Why profiling could not be injected into a statement.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProfilingError {
+    /// The statement is not storage-flattened IR.
+    #[error("{0}")]
+    WrongStage(loopir::pipeline::WrongStage),
+
+    /// The statement has no `profiling_enable_instance_marker()` (see
+    /// [`crate::profiling::has_enable_marker`]).
+    #[error(
+        "the statement has no `profiling_enable_instance_marker()`: computation bounds inference leaves it when the \
+         target has the `profile` feature, and without it no profiler instance is ever enabled (run bounds \
+         inference with `target.profile`, or accept the input without it: `InjectProfiling::allow_missing_marker`)"
+    )]
+    MissingEnableMarker,
+
     /// A `free` whose buffer has no enclosing `allocate` (the pass needs the size recorded
     /// at the allocation to bill the release).
     #[error("`free {name}` has no enclosing `allocate {name}`; every Free must sit inside its Allocate")]

@@ -81,16 +81,78 @@ pub fn inject_profiling(
     env: &FuncEnv,
     options: &ProfileOptions,
 ) -> Result<Profiled, ProfilingError> {
+    let mut names = loopir::pipeline::NameGen::new();
+    inject_profiling_in(stmt, pipeline_name, env, options, &mut names)
+}
+
+/// [`inject_profiling`] drawing its names from `names`, the run's generator (a pass of a
+/// [`loopir::pipeline::Pipeline`]); names the input uses are skipped.
+pub fn inject_profiling_in(
+    stmt: &Stmt,
+    pipeline_name: &str,
+    env: &FuncEnv,
+    options: &ProfileOptions,
+    names: &mut loopir::pipeline::NameGen,
+) -> Result<Profiled, ProfilingError> {
+    loopir::pipeline::check_stage(stmt, loopir::pipeline::IrStage::Flattened)
+        .map_err(ProfilingError::WrongStage)?;
     env.check_against(stmt)?;
     if options.is_empty() {
         return Ok(Profiled { stmt: stmt.clone(), entries: EntryTable::default() });
     }
     let mut table = EntryTable::with_bookkeeping(env);
-    let facts = scan::scan(stmt, &mut table, env, options)?;
-    let mut fresh = FreshNames::new(facts.reserved_in_use);
-    let names = ProfilerNames::new(&mut fresh);
+    let mut facts = scan::scan(stmt, &mut table, env, options)?;
+    let mut fresh = FreshNames::with_names(std::mem::take(&mut facts.reserved_in_use), std::mem::take(names));
+    let result = instrument(stmt, pipeline_name, env, options, &mut table, &facts, &mut fresh);
+    *names = fresh.into_names();
+    let stmt = result?;
+    Ok(Profiled { stmt, entries: table })
+}
 
-    let mut injector = Injector::new(&mut table, env, *options, &names, &mut fresh, &facts.marker_stmts);
+/// Whether `stmt` holds the `profiling_enable_instance_marker()` that computation bounds
+/// inference leaves when the target has the `profile` feature (where the instance's
+/// statistics collection starts). Without it, the pass enables no instance: the
+/// [`InjectProfiling`](crate::InjectProfiling) pass refuses such input unless told to
+/// accept it.
+pub fn has_enable_marker(stmt: &Stmt) -> bool {
+    struct Find {
+        found: bool,
+        seen: loopir::address_map::AddressSet<*const loopir::ExprNode>,
+    }
+    impl loopir::Visitor for Find {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if !self.found {
+                self.super_stmt(s)
+            }
+        }
+        fn visit_expr(&mut self, e: &Expr) {
+            if self.found || (e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr())) {
+                return;
+            }
+            if e.as_intrinsic().is_some_and(|(i, _)| i == names::ENABLE_MARKER) {
+                self.found = true;
+                return;
+            }
+            self.super_expr(e)
+        }
+    }
+    let mut find = Find { found: false, seen: Default::default() };
+    loopir::Visitor::visit_stmt(&mut find, stmt);
+    find.found
+}
+
+fn instrument(
+    stmt: &Stmt,
+    pipeline_name: &str,
+    env: &FuncEnv,
+    options: &ProfileOptions,
+    table: &mut EntryTable,
+    facts: &scan::ScanFacts,
+    fresh: &mut FreshNames,
+) -> Result<Stmt, ProfilingError> {
+    let names = ProfilerNames::new(fresh);
+
+    let mut injector = Injector::new(table, env, *options, &names, fresh, &facts.marker_stmts);
     let mut body = injector.stmt(stmt)?;
     let has_stack = injector.has_stack;
     let peaks = injector.stack_peaks().to_vec();
@@ -113,15 +175,14 @@ pub fn inject_profiling(
         }
     }
     table.assign_keys();
-    let wrapped = wrap(body, pipeline_name, &table, &names, has_stack, options);
-    let stmt = if facts.input_needs_uniquify || introduced_shadowing {
+    let wrapped = wrap(body, pipeline_name, table, &names, has_stack, options);
+    Ok(if facts.input_needs_uniquify || introduced_shadowing {
         uniquify::uniquify_variable_names(&wrapped)
     } else {
         // No binder shadows another or a free name, and the pass's own binders are fresh:
         // the reference's renaming would leave every name as it is.
         wrapped
-    };
-    Ok(Profiled { stmt, entries: table })
+    })
 }
 
 fn handle_var(name: &str) -> Expr {

@@ -5,7 +5,7 @@
 //! names the input already uses, so a fresh name never captures or shadows an input name
 //! and no state outlives the call.
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 /// The intrinsic bounds inference leaves where statistics collection should start.
 pub(crate) const ENABLE_MARKER: loopir::Intrinsic = loopir::Intrinsic::ProfilingEnableInstanceMarker;
@@ -35,26 +35,36 @@ pub(crate) fn is_reserved_candidate(name: &str) -> bool {
     }
 }
 
-/// A per-run source of fresh names: the first name for a base is the base itself, later
-/// ones are `base$1`, `base$2`, …, skipping any the input already uses.
+/// A per-run source of fresh names: the run's generator (the reference's
+/// `unique_name(base)`: the base itself first, later `base$1`, `base$2`, …), skipping any
+/// name the input already uses.
 #[derive(Debug, Default)]
 pub(crate) struct FreshNames {
     taken: FxHashSet<String>,
-    next: FxHashMap<&'static str, usize>,
+    names: loopir::pipeline::NameGen,
 }
 
 impl FreshNames {
-    /// A generator that avoids `taken`.
+    /// A generator that avoids `taken`, drawing from a fresh generator.
+    #[cfg(test)]
     pub fn new(taken: FxHashSet<String>) -> FreshNames {
-        FreshNames { taken, next: FxHashMap::default() }
+        FreshNames::with_names(taken, loopir::pipeline::NameGen::new())
+    }
+
+    /// A generator that avoids `taken`, drawing from `names` (the run's).
+    pub fn with_names(taken: FxHashSet<String>, names: loopir::pipeline::NameGen) -> FreshNames {
+        FreshNames { taken, names }
+    }
+
+    /// The generator drawn from, with what this run drew.
+    pub fn into_names(self) -> loopir::pipeline::NameGen {
+        self.names
     }
 
     /// A name for `base` not yet used in the input nor handed out before.
     pub fn fresh(&mut self, base: &'static str) -> String {
-        let n = self.next.entry(base).or_insert(0);
         loop {
-            let candidate = if *n == 0 { base.to_owned() } else { format!("{base}${n}") };
-            *n += 1;
+            let candidate = self.names.unique(base).to_string();
             if self.taken.insert(candidate.clone()) {
                 return candidate;
             }

@@ -296,6 +296,121 @@ impl TraceEnv {
     }
 }
 
+impl TraceEnv {
+    /// The same description as a [`loopir::pipeline::PipelineEnv`], after checking that
+    /// it is consistent in itself (outputs are Funcs of `funcs` with their dimensions and
+    /// types). A trace env says nothing of updates, explicit bounds, output constraints,
+    /// display names, profiling flags, parameters or the target's `profile` feature.
+    pub fn to_pipeline_env(&self) -> Result<loopir::pipeline::PipelineEnv, TracingError> {
+        use loopir::pipeline::{FuncDesc, ImageDesc, OutputDesc, PipelineEnv, TargetDesc};
+        EnvIndex::new(self)?;
+        let mut env = PipelineEnv::new();
+        env.pipeline = Some(self.pipeline.clone()).filter(|p| !p.is_empty());
+        env.trace_pipeline = self.trace_pipeline;
+        env.target = TargetDesc {
+            profile: false,
+            trace_loads: self.target.trace_loads,
+            trace_stores: self.target.trace_stores,
+            trace_realizations: self.target.trace_realizations,
+            trace_pipeline: self.target.trace_pipeline,
+        };
+        env.funcs = self
+            .funcs
+            .iter()
+            .map(|f| FuncDesc {
+                types: Some(f.types.clone()).filter(|t| !t.is_empty()),
+                args: Some(f.args.clone()),
+                trace_loads: f.trace_loads,
+                trace_stores: f.trace_stores,
+                trace_realizations: f.trace_realizations,
+                tags: f.tags.clone(),
+                ..FuncDesc::new(&f.name)
+            })
+            .collect();
+        env.outputs = self
+            .outputs
+            .iter()
+            .map(|o| OutputDesc {
+                func: o.name.clone(),
+                buffer: Some(o.buffer.clone()),
+                constraints: Vec::new(),
+            })
+            .collect();
+        env.images = self
+            .images
+            .iter()
+            .map(|i| ImageDesc {
+                name: i.name.clone(),
+                ty: i.ty,
+                dimensions: None,
+                is_param: i.is_param,
+                trace_loads: i.trace_loads,
+                tags: i.tags.clone(),
+            })
+            .collect();
+        env.order = Some(self.order.clone());
+        if let Some(t) = self.fresh_names.t {
+            env.fresh_names.chars.insert('t', t);
+        }
+        Ok(env)
+    }
+
+    /// What the tracing pass reads of a [`loopir::pipeline::PipelineEnv`]: every Func
+    /// with its switches, arguments, tags and types; the outputs (dimensions and types
+    /// from their Funcs); the images; the order; the target's tracing features.
+    pub fn from_pipeline_env(env: &loopir::pipeline::PipelineEnv) -> TraceEnv {
+        TraceEnv {
+            pipeline: env.pipeline.clone().unwrap_or_default(),
+            trace_pipeline: env.trace_pipeline,
+            target: TargetTracing {
+                trace_loads: env.target.trace_loads,
+                trace_stores: env.target.trace_stores,
+                trace_realizations: env.target.trace_realizations,
+                trace_pipeline: env.target.trace_pipeline,
+            },
+            funcs: env
+                .funcs
+                .iter()
+                .map(|f| FuncTracing {
+                    name: f.name.clone(),
+                    trace_loads: f.trace_loads,
+                    trace_stores: f.trace_stores,
+                    trace_realizations: f.trace_realizations,
+                    args: f.args.clone().unwrap_or_default(),
+                    tags: f.tags.clone(),
+                    types: f.types.clone().unwrap_or_default(),
+                })
+                .collect(),
+            outputs: env
+                .outputs
+                .iter()
+                .map(|o| {
+                    let f = env.func(&o.func).map(|(_, f)| f);
+                    OutputTracing {
+                        name: o.func.clone(),
+                        buffer: o.buffer_name().to_owned(),
+                        dimensions: f.and_then(|f| f.args.as_ref()).map_or(0, Vec::len),
+                        types: f.and_then(|f| f.types.clone()).unwrap_or_default(),
+                    }
+                })
+                .collect(),
+            images: env
+                .images
+                .iter()
+                .map(|i| ImageTracing {
+                    name: i.name.clone(),
+                    is_param: i.is_param,
+                    trace_loads: i.trace_loads,
+                    tags: i.tags.clone(),
+                    ty: i.ty,
+                })
+                .collect(),
+            order: env.order.clone().unwrap_or_default(),
+            fresh_names: FreshNames { t: env.fresh_names.chars.get(&'t').copied() },
+        }
+    }
+}
+
 /// Name lookups over a [`TraceEnv`] that has been checked to be consistent in itself.
 pub(crate) struct EnvIndex<'a> {
     pub(crate) env: &'a TraceEnv,

@@ -92,6 +92,9 @@ pub enum TracingError {
         /// The name family, e.g. `t<N>`.
         family: &'static str,
     },
+    /// The statement is not at the stage the pass expects (the schedule stage).
+    #[error("{0}")]
+    WrongStage(loopir::pipeline::WrongStage),
     /// An IR node could not be built (operand types did not fit).
     #[error("could not build {what}: {source}")]
     Ir {

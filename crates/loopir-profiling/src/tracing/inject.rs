@@ -46,6 +46,11 @@ pub(crate) struct Injector<'a> {
 }
 
 impl<'a> Injector<'a> {
+    /// The name generator, with what the pass drew.
+    pub(crate) fn into_names(self) -> NameGen {
+        self.names
+    }
+
     pub(crate) fn new(env: &'a EnvIndex<'a>, names: NameGen) -> Injector<'a> {
         let t = env.env.target;
         Injector {

@@ -116,11 +116,51 @@ pub fn inject_tracing_with(
     env: &TraceEnv,
     options: &TraceOptions<'_>,
 ) -> Result<Stmt, TracingError> {
-    let index = EnvIndex::new(env)?;
-    env_check::check_ir(&index, stmt)?;
+    // The environment's own mistakes (a counter out of range among them) first.
+    EnvIndex::new(env)?;
     let first_temp =
         options.first_temp.unwrap_or_else(|| next_free_temp_index(stmt).max(env.fresh_names.t.unwrap_or(0)));
-    let names = NameGen::new(first_temp, options.first_task);
+    let names = NameGen::new(first_temp, options.first_task)?;
+    inject(stmt, env, options, names).map(|(s, _)| s)
+}
+
+/// [`inject_tracing_with`] drawing names from `names`, the run's generator (a pass of a
+/// [`loopir::pipeline::Pipeline`]); its `t` family is first raised past the highest
+/// `t<N>` of the input, so that no temporary captures an input variable. `options`'s
+/// counters are not used.
+pub fn inject_tracing_in(
+    stmt: &Stmt,
+    env: &TraceEnv,
+    options: &TraceOptions<'_>,
+    names: &mut loopir::pipeline::NameGen,
+) -> Result<Stmt, TracingError> {
+    let mut run = std::mem::take(names);
+    if run.raise_char('t', next_free_temp_index(stmt)).is_err() {
+        *names = run;
+        return Err(TracingError::NamesExhausted { family: "t<N>" });
+    }
+    match inject(stmt, env, options, NameGen::from_run(run.clone())) {
+        Ok((s, used)) => {
+            *names = used.into_run();
+            Ok(s)
+        }
+        Err(e) => {
+            *names = run;
+            Err(e)
+        }
+    }
+}
+
+fn inject(
+    stmt: &Stmt,
+    env: &TraceEnv,
+    options: &TraceOptions<'_>,
+    names: NameGen,
+) -> Result<(Stmt, NameGen), TracingError> {
+    loopir::pipeline::check_stage(stmt, loopir::pipeline::IrStage::Schedule)
+        .map_err(TracingError::WrongStage)?;
+    let index = EnvIndex::new(env)?;
+    env_check::check_ir(&index, stmt)?;
 
     // Outputs have no realize node; wrap the statement in a dummy one per output (the last
     // output outermost) so that their realization events and scopes exist.
@@ -152,7 +192,7 @@ pub fn inject_tracing_with(
     let mut s = StripRealizations { names: &outputs }.mutate_stmt(&rewritten);
 
     if s.same_as(stmt) && !env.trace_pipeline && !env.target.trace_pipeline {
-        return Ok(stmt.clone());
+        return Ok((stmt.clone(), injector.into_names()));
     }
 
     let pipeline_parent = || trace_id_var(PIPELINE_SCOPE);
@@ -192,7 +232,7 @@ pub fn inject_tracing_with(
     }
 
     let begin = TraceEvent::new(&env.pipeline, TraceEventCode::BeginPipeline, Expr::i32(0));
-    Ok(Stmt::let_stmt(trace_id_var_name(PIPELINE_SCOPE), begin.build()?, s))
+    Ok((Stmt::let_stmt(trace_id_var_name(PIPELINE_SCOPE), begin.build()?, s), injector.into_names()))
 }
 
 /// Replaces every realize of the named Funcs by its body.

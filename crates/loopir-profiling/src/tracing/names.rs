@@ -9,40 +9,51 @@
 use loopir::address_map::AddressSet;
 use loopir::expr::ExprNode;
 use loopir::visit::Visitor;
-use loopir::{Binder, Expr, ExprKind, Name, Stmt, name};
+use loopir::{Binder, Expr, ExprKind, Name, Stmt};
 
 use super::error::TracingError;
 
-/// Hands out the names the pass introduces.
+/// Hands out the names the pass introduces, from the run's generator (the reference's
+/// `unique_name('t')` and `unique_name("parallel_task")`).
 pub(crate) struct NameGen {
-    next_temp: u64,
-    next_task: u64,
+    names: loopir::pipeline::NameGen,
 }
 
 impl NameGen {
-    pub(crate) fn new(first_temp: u64, first_task: u64) -> NameGen {
-        NameGen { next_temp: first_temp, next_task: first_task }
+    /// A generator whose `t` family continues at `first_temp` and whose task family at
+    /// `first_task`; an error when either is beyond the reference's counters.
+    pub(crate) fn new(first_temp: u64, first_task: u64) -> Result<NameGen, TracingError> {
+        let mut names = loopir::pipeline::NameGen::new();
+        names.set_next_char('t', first_temp).map_err(|_| TracingError::NamesExhausted { family: "t<N>" })?;
+        names
+            .set_next_prefixed("parallel_task", first_task)
+            .map_err(|_| TracingError::NamesExhausted { family: "parallel_task$<N>" })?;
+        Ok(NameGen { names })
     }
 
-    /// The next value temporary, `t<N>`; an error once the numbers run out (the first
-    /// one, from the input or the caller, was near the largest `u64`).
+    /// Draws from `names`, the run's generator.
+    pub(crate) fn from_run(names: loopir::pipeline::NameGen) -> NameGen {
+        NameGen { names }
+    }
+
+    /// The run's generator back.
+    pub(crate) fn into_run(self) -> loopir::pipeline::NameGen {
+        self.names
+    }
+
+    /// The next value temporary, `t<N>`.
     pub(crate) fn temp(&mut self) -> Result<Name, TracingError> {
-        let n = self.next_temp;
-        self.next_temp = n.checked_add(1).ok_or(TracingError::NamesExhausted { family: "t<N>" })?;
-        Ok(name(&format!("t{n}")))
+        Ok(self.names.unique_char('t'))
     }
 
     /// The number the next temporary will get.
     pub(crate) fn peek_temp(&self) -> u64 {
-        self.next_temp
+        self.names.next_char('t')
     }
 
-    /// The next parallel-task scope name; an error once the numbers run out.
+    /// The next parallel-task scope name.
     pub(crate) fn task(&mut self) -> Result<Name, TracingError> {
-        let n = self.next_task;
-        self.next_task =
-            n.checked_add(1).ok_or(TracingError::NamesExhausted { family: "parallel_task$<N>" })?;
-        Ok(if n == 0 { name("parallel_task") } else { name(&format!("parallel_task${n}")) })
+        Ok(self.names.unique("parallel_task"))
     }
 }
 
@@ -98,7 +109,7 @@ mod tests {
 
     #[test]
     fn task_names_follow_halide() {
-        let mut g = NameGen::new(0, 0);
+        let mut g = NameGen::new(0, 0).expect("in range");
         assert_eq!(g.task().expect("fresh").as_ref(), "parallel_task");
         assert_eq!(g.task().expect("fresh").as_ref(), "parallel_task$1");
         assert_eq!(g.temp().expect("fresh").as_ref(), "t0");
@@ -106,11 +117,12 @@ mod tests {
     }
 
     #[test]
-    fn running_out_of_numbers_is_an_error() {
-        let mut g = NameGen::new(u64::MAX - 1, u64::MAX);
-        assert_eq!(g.temp().expect("the last but one").as_ref(), format!("t{}", u64::MAX - 1));
-        assert_eq!(g.temp(), Err(TracingError::NamesExhausted { family: "t<N>" }));
-        assert!(g.task().is_err());
+    fn counters_beyond_the_reference_s_are_an_error() {
+        let last = loopir::pipeline::MAX_COUNTER;
+        let mut g = NameGen::new(last, 0).expect("the largest counter");
+        assert_eq!(g.temp().expect("in range").as_ref(), format!("t{last}"));
+        assert_eq!(NameGen::new(last + 1, 0).err(), Some(TracingError::NamesExhausted { family: "t<N>" }));
+        assert!(NameGen::new(0, u64::MAX).is_err());
     }
 
     #[test]
