@@ -741,7 +741,7 @@ fn report_pipeline(out: &mut String, p: &PipelineStats) {
                     l.pad_to(target);
                 }
                 b'P' => {
-                    let perthousand = if p.time != 0 { (1000 * f.time / p.time) as i64 } else { 0 };
+                    let perthousand = f.time.saturating_mul(1000).checked_div(p.time).unwrap_or(0) as i64;
                     l.push("(");
                     if perthousand < 100 {
                         l.push(" ");
@@ -759,20 +759,17 @@ fn report_pipeline(out: &mut String, p: &PipelineStats) {
                 }
                 b'A' => {
                     let runs = p.runs;
-                    if f.num_allocs % runs == 0 {
+                    if f.num_allocs.is_multiple_of(runs) {
                         counter(&mut l, f.num_allocs / runs, w);
                     } else {
                         float_column(&mut l, f.num_allocs as f32 / runs as f32, w);
                     }
                 }
                 b'M' => counter(&mut l, if f.num_allocs != 0 { f.memory_peak } else { f.stack_peak }, w),
-                b'V' => {
-                    if f.num_allocs != 0 {
-                        counter(&mut l, f.memory_total / f.num_allocs, w);
-                    } else {
-                        l.pad_to(target);
-                    }
-                }
+                b'V' => match f.memory_total.checked_div(f.num_allocs) {
+                    Some(average) => counter(&mut l, average, w),
+                    None => l.pad_to(target),
+                },
                 b'|' => {
                     for _ in 0..w {
                         l.push("│");
