@@ -13,8 +13,8 @@ use crate::tracer::TraceLog;
 /// ```
 /// use loopir_interp::{Buffer, Elem, Limits, Machine, RecordingRuntime, compile};
 ///
-/// let text = "let t = halide_trace_helper(\"f\", (void *)make_struct(), (int32_t *)make_struct(), 0, 32, 1, 8, 0, 0, 0, 0, \"\")\n\
-///             let u = halide_trace_helper(\"f\", (void *)make_struct(), (int32_t *)make_struct(), 0, 32, 1, 9, t, 0, 0, 0, \"\")\n\
+/// let text = "let t = halide_trace_helper(\"f\", (void *)make_struct(), (int32_t *)make_struct(), 3, 0, 0, 8, 0, 0, 0, 0, \"\")\n\
+///             let u = halide_trace_helper(\"f\", (void *)make_struct(), (int32_t *)make_struct(), 3, 0, 0, 9, t, 0, 0, 0, \"\")\n\
 ///             out[0] = 1\n";
 /// let program = compile(&loopir::parse_stmt(text)?)?;
 /// let mut runtime = RecordingRuntime::default();
