@@ -87,8 +87,18 @@ pub fn run(
     shaped: Option<&PipelineRun>,
     limit: u64,
 ) -> Result<PipelineRun, InterpError> {
-    let mut runtime = TestRuntime::default();
-    let program = compile_with(stmt, &runtime)?;
+    run_in(&mut TestRuntime::default(), case, stmt, shaped, limit)
+}
+
+/// [`run`] with a given runtime (one that records the profile or the trace, say).
+pub fn run_in(
+    runtime: &mut TestRuntime,
+    case: &str,
+    stmt: &Stmt,
+    shaped: Option<&PipelineRun>,
+    limit: u64,
+) -> Result<PipelineRun, InterpError> {
+    let program = compile_with(stmt, &*runtime)?;
     let mut config = config_for(case, &program, limit)
         .map_err(|e| InterpError::new(loopir_interp::ErrorKind::BadArgument, e))?;
     if let Some(s) = shaped {
@@ -101,7 +111,7 @@ pub fn run(
             }
         }
     }
-    run_pipeline(&program, &mut runtime, &config)
+    run_pipeline(&program, runtime, &config)
 }
 
 /// The runtime of the oracle runs: the host runtime, plus `my_extern`, the extern stage
@@ -111,15 +121,23 @@ pub fn run(
 #[derive(Default)]
 pub struct TestRuntime {
     host: HostRuntime,
+    /// Where profiler and trace calls go when set (else to the host runtime).
+    pub recording: Option<loopir_interp::RecordingRuntime>,
 }
 
 impl Runtime for TestRuntime {
     fn profiler(&mut self, call: &ProfilerCall, cx: &mut RuntimeCx<'_>) -> Result<i64, InterpError> {
-        self.host.profiler(call, cx)
+        match &mut self.recording {
+            Some(r) => r.profiler(call, cx),
+            None => self.host.profiler(call, cx),
+        }
     }
 
     fn trace(&mut self, event: &TraceEvent, cx: &mut RuntimeCx<'_>) -> Result<i32, InterpError> {
-        self.host.trace(event, cx)
+        match &mut self.recording {
+            Some(r) => r.trace(event, cx),
+            None => self.host.trace(event, cx),
+        }
     }
 
     fn knows_extern(&self, name: &str) -> bool {

@@ -34,6 +34,8 @@
 //! | [`program`] | a compiled program and its interface (buffers, parameters) |
 //! | [`exec`] | the machine: tasks, realizations, the instruction loop |
 //! | [`runtime`] | runtime functions and the [`Runtime`] trait for profiler, tracer, externs |
+//! | [`profiler`] | the profiler's statistics and report (`halide_profiler_*`) |
+//! | [`tracer`] | the trace log and its parent checks (`halide_trace_helper`) |
 //! | [`pipeline`] | running a whole pipeline: shapes, inputs from a seed, outputs |
 //! | [`error`] | errors naming the node and the cause |
 //! | [`eval`] | evaluating one expression at given values of its variables |
@@ -50,8 +52,11 @@ pub mod eval;
 pub mod exec;
 pub mod heap;
 pub mod pipeline;
+pub mod profiler;
 pub mod program;
+mod recording;
 pub mod runtime;
+pub mod tracer;
 
 pub use buffer::{Buffer, Dim};
 pub use compile::{compile, compile_with};
@@ -59,5 +64,7 @@ pub use elem::Elem;
 pub use error::{ErrorKind, InterpError};
 pub use exec::{Limits, Machine, RunStats};
 pub use pipeline::{PipelineRun, RunConfig, ShapeSource, run_pipeline};
+pub use profiler::{ProfileClock, Profiler};
 pub use program::{BufferParam, BufferSymbol, Interface, Program, ScalarParam};
+pub use recording::RecordingRuntime;
 pub use runtime::{ExternArg, HostRuntime, ProfilerCall, Runtime, RuntimeCx, TraceEvent};

@@ -14,7 +14,10 @@ use clap::Args;
 use loopir::{ParseEnv, StmtFile};
 use loopir_bounds::env::BoundsEnv;
 use loopir_interp::pipeline::{DEFAULT_EXTENTS, parse_scalar};
-use loopir_interp::{Buffer, HostRuntime, Limits, PipelineRun, RunConfig, compile_with, run_pipeline};
+use loopir_interp::{
+    Buffer, HostRuntime, Limits, PipelineRun, ProfileClock, RecordingRuntime, RunConfig, compile_with,
+    run_pipeline,
+};
 
 use super::fmt::{ReadArgs, read_stmt_file};
 use super::{read_env, read_input};
@@ -51,6 +54,22 @@ pub struct RunArgs {
     /// The most memory the run may hold at once, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().memory)]
     max_memory: usize,
+    /// Run the profiler's runtime and print its report after the output lines, in the
+    /// reference runtime's layout.
+    #[arg(long)]
+    profile: bool,
+    /// Print the profiler's statistics as JSON (the reference runtime's
+    /// `HL_PROFILER_JSON_OUTPUT` form) instead of the output lines.
+    #[arg(long, conflicts_with_all = ["profile", "trace"])]
+    profile_json: bool,
+    /// What the profiler bills time in: `operations` (one nanosecond per operation the
+    /// interpreter executes; reproducible) or `wall`.
+    #[arg(long, value_name = "CLOCK", default_value = "operations", value_parser = ["operations", "wall"])]
+    profile_clock: String,
+    /// Print the trace log after the output lines, and check that every event's parent
+    /// is its innermost enclosing event (a violation is an error, exit 1).
+    #[arg(long)]
+    trace: bool,
     #[command(flatten)]
     read: ReadArgs,
 }
@@ -71,6 +90,9 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         }
     };
 
+    // Under --trace, the text's produce/consume event lets get the scope the pass gave
+    // them (the text cannot show it); nothing else reads the trace ids.
+    let stmt = if args.trace { loopir_interp::tracer::scope_trace_lets(&stmt) } else { stmt };
     let mut runtime = HostRuntime::new();
     let program = compile_with(&stmt, &runtime).in_file(&input.name)?;
     let iface = program.interface();
@@ -138,7 +160,64 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     for (name, buffer) in &result.outputs {
         let _ = writeln!(out, "{name}: {buffer} {:016x}", buffer.content_hash());
     }
-    print(out.as_bytes())
+    if !(args.profile || args.profile_json || args.trace) {
+        return print(out.as_bytes());
+    }
+
+    // The run above may have run the program several times (bounds queries, output
+    // sizes the pipeline refused); the profile and the trace are of one run on the
+    // shapes it settled on.
+    let clock = if args.profile_clock == "wall" { ProfileClock::Wall } else { ProfileClock::Operations };
+    let mut recording = RecordingRuntime::new(clock);
+    let observed = RunConfig { shapes: result.shapes.clone(), elems: result.elems.clone(), ..config };
+    run_pipeline(&program, &mut recording, &observed)
+        .map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
+    recording.profiler.finish().map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
+    if args.profile_json {
+        return print(recording.profiler.report_json().as_bytes());
+    }
+    if args.profile {
+        if recording.profiler.pipelines().is_empty() {
+            return Err(CliError::input(format!(
+                "{}: --profile: the program makes no profiler calls (run the output of `loopir profile`)",
+                input.name
+            )));
+        }
+        out.push_str(&recording.profiler.report());
+    }
+    if args.trace {
+        if recording.trace.events().is_empty() {
+            return Err(CliError::input(format!(
+                "{}: --trace: the program makes no trace calls (run the output of `loopir trace`)",
+                input.name
+            )));
+        }
+        out.push_str(&recording.trace.render());
+    }
+    print(out.as_bytes())?;
+    let violations = recording.trace.violations();
+    if args.trace && !violations.is_empty() {
+        let mut msg = format!(
+            "{}: {} trace event{} not parented by the innermost enclosing event:",
+            input.name,
+            violations.len(),
+            if violations.len() == 1 { " is" } else { "s are" }
+        );
+        for v in violations.iter().take(20) {
+            let expected = if v.expected == 0 {
+                "0 (no enclosing event)".to_owned()
+            } else {
+                format!("{} ({})", v.expected, v.expected_what)
+            };
+            let _ =
+                write!(msg, "\n  event {} `{}` has parent {}, expected {expected}", v.id, v.what, v.parent);
+        }
+        if violations.len() > 20 {
+            let _ = write!(msg, "\n  ... and {} more", violations.len() - 20);
+        }
+        return Err(CliError::input(msg));
+    }
+    Ok(())
 }
 
 fn list(names: impl Iterator<Item = String>) -> String {

@@ -1,0 +1,151 @@
+//! `loopir run --profile`, `--profile-json` and `--trace`: the profiler's report in the
+//! reference runtime's layout, its JSON form with the heap the program allocates, and the
+//! trace log with its run-time parent check.
+
+mod support;
+
+use loopir_testkit::oracle::case as oracle_case;
+use support::{loopir, stderr, stdout};
+
+fn profiled(case: &str) -> String {
+    oracle_case(case).join("profile.expected.stmt").to_string_lossy().into_owned()
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = loopir(args, b"");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap_or_else(|e| panic!("{args:?}: not JSON: {e}"))
+}
+
+fn func<'a>(p: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    p["funcs"]
+        .as_array()
+        .and_then(|f| f.iter().find(|f| f["name"] == name))
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+#[test]
+fn heap_figures_are_the_allocations_the_program_makes() {
+    // two_parents: g and h are uint16 buffers of the output's size, both live at once.
+    for (shape, bytes) in [("16x16", 512u64), ("32x16", 1024), ("64x32", 4096)] {
+        let j = json(&[
+            "run",
+            "--profile-json",
+            "--output",
+            &format!("out={shape}"),
+            &profiled("two_parents.cpu"),
+        ]);
+        let p = &j["pipelines"][0];
+        assert_eq!(p["name"], "out");
+        assert_eq!(p["runs"], 1);
+        assert_eq!(p["num_allocs"], 2, "{shape}");
+        assert_eq!(p["memory_total"], 2 * bytes, "{shape}");
+        assert_eq!(p["memory_peak"], 2 * bytes, "{shape}");
+        assert_eq!(p["memory_current"], 0, "{shape}: everything is freed");
+        for f in ["g", "h"] {
+            let f = func(p, f);
+            assert_eq!(f["num_allocs"], 1);
+            assert_eq!(f["memory_total"], bytes, "{shape}");
+            assert_eq!(f["memory_peak"], bytes, "{shape}");
+        }
+        // The f inside g: two bytes of stack, no heap.
+        let f = &p["funcs"][5];
+        assert_eq!(
+            (f["name"].as_str(), f["parent"].as_i64(), f["stack_peak"].as_u64()),
+            (Some("f"), Some(4), Some(2))
+        );
+        assert_eq!(f["canonical_id"], 5);
+        assert_eq!(f["kind"], 0);
+        assert_eq!(f["buffer_func_id"], -1);
+    }
+}
+
+#[test]
+fn copies_carry_the_buffer_func_id() {
+    let j = json(&["run", "--profile-json", &profiled("gpu_host_bounce.cuda")]);
+    let p = &j["pipelines"][0];
+    let copy = func(p, "f (copy to device)");
+    assert_eq!(copy["kind"], 6);
+    let f = func(p, "f");
+    assert_eq!(copy["buffer_func_id"], f["canonical_id"]);
+}
+
+#[test]
+fn the_report_has_the_reference_runtimes_layout() {
+    let text = ok(&["run", "--profile", "--output", "out=16x16", &profiled("two_parents.cpu")]);
+    let lines: Vec<&str> = text.lines().collect();
+    let rule = "-".repeat(104);
+    assert!(lines[0].starts_with("out: uint16[0..15, 0..15] "));
+    assert_eq!(lines[1], rule);
+    assert_eq!(lines[2], "out");
+    assert!(
+        lines[3].starts_with(" total time: ")
+            && lines[3].contains(" ms  samples: ")
+            && lines[3].contains("  runs: 1  time per run: "),
+        "{}",
+        lines[3]
+    );
+    assert_eq!(lines[4], " heap allocations: 2  peak heap usage: 1024");
+    assert_eq!(lines[5], "  name                   │ time     percent │ active│ heap │ peak │ avg  │");
+    assert_eq!(lines[6], "                         │                  │threads│allocs│  mem │  mem │");
+    let g = lines.iter().find(|l| l.starts_with("  g ")).expect("a row for g");
+    let cols: Vec<&str> = g.split('│').collect();
+    assert_eq!(cols[0], "  g                      ");
+    assert!(cols[1].ends_with("ms (") || cols[1].contains("ms ("), "{g}");
+    assert_eq!(cols[3], "    1 ", "{g}");
+    assert_eq!(cols[4], "  512 ", "{g}");
+    assert_eq!(cols[5], "  512 ", "{g}");
+    assert!(lines.iter().any(|l| l.starts_with("  └f                     │")), "{text}");
+    assert_eq!(*lines.last().unwrap_or(&""), rule);
+    // Time is billed by operations: the report is the same on every run.
+    assert_eq!(text, ok(&["run", "--profile", "--output", "out=16x16", &profiled("two_parents.cpu")]));
+}
+
+#[test]
+fn allocation_rows_centre_their_label() {
+    // harris hoists the storage of one Func out of its production.
+    let text = ok(&["run", "--profile", &profiled("app_harris.cpu")]);
+    let row = text.lines().find(|l| l.contains("(allocation)")).expect("an allocation row");
+    let cols: Vec<&str> = row.split('│').collect();
+    assert_eq!(cols[1], "   (allocation)   ", "{row}");
+    assert_eq!(cols[2], "       ", "{row}");
+}
+
+#[test]
+fn profiling_needs_a_profiled_program() {
+    let plain = oracle_case("two_parents.cpu").join("profile.input.stmt");
+    let env = oracle_case("two_parents.cpu").join("bounds.env.json");
+    let out = loopir(&["run", "--profile", "--env", &env.to_string_lossy(), &plain.to_string_lossy()], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("makes no profiler calls"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_trace_log_of_an_oracle_stage_is_well_parented() {
+    let case = oracle_case("serial_chain.trace");
+    let stage = case.join("stages/04.computation_bounds_inference.stmt");
+    let env = case.join("bounds.env.json");
+    let log = ok(&["run", "--trace", "--env", &env.to_string_lossy(), &stage.to_string_lossy()]);
+    assert!(log.contains("     1      0 begin_pipeline out\n"), "{log}");
+    assert!(log.contains(" consume a(0, 17, 0, 17)\n"), "{log}");
+}
+
+#[test]
+fn halide21_parentage_is_an_error_naming_the_event() {
+    let stage = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../fixtures/halide21_stmt/async_producer.trace/stages/03.computation_bounds_inference.stmt",
+    );
+    let out = loopir(&["run", "--trace", &stage.to_string_lossy()], b"");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "`begin_realization other(0, 0, 0, 0)` has parent 1, expected 7 (produce out(0, 16, 0, 16))"
+        ),
+        "{err}"
+    );
+}
