@@ -9,6 +9,7 @@
 //! | [`storage_flattening`](mod@storage_flattening) | [`storage_flattening`](fn@storage_flattening): Realize → Allocate, Provide → Store, Func and image calls → Load |
 //! | [`zero_gpu_loop_mins`](mod@zero_gpu_loop_mins) | GPU loops rebased to start at zero (the first step of storage flattening) |
 //! | [`flatten_env`] | [`FlattenEnv`]: what storage flattening knows beyond the IR |
+//! | [`passes`] | [`StorageFlattening`], the pass of a [`loopir::pipeline::Pipeline`] |
 //! | [`fresh_names`] | where the `t<N>` counter starts when the caller does not know it |
 //! | [`error`] | [`LowerError`] |
 //!
@@ -35,14 +36,27 @@
 pub mod error;
 pub mod flatten_env;
 pub mod fresh_names;
+pub mod passes;
 pub mod storage_flattening;
 pub mod zero_gpu_loop_mins;
 
 pub use error::LowerError;
 pub use flatten_env::{FlattenEnv, FlattenFunc, StorageDim, infer_images};
+pub use passes::StorageFlattening;
 pub use storage_flattening::storage_flattening;
 
 /// The guide `docs/lower.md`: compiled here so that its examples run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../../../docs/lower.md")]
 pub struct LowerGuide;
+
+/// The guide `docs/embedding.md` (building IR in a frontend and running every pass on
+/// it): compiled here, the crate that lowers, so that its examples run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../docs/embedding.md")]
+pub struct EmbeddingGuide;
+
+/// The README's library example, run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExample;

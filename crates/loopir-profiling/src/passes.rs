@@ -14,6 +14,8 @@ use crate::{FuncEnv, TraceEnv};
 pub struct InjectTracing;
 
 /// Profiling ([`crate::profiling`]): storage-flattened IR in and out, late in lowering.
+/// After a run, the profiler report's rows are the context's [`crate::EntryTable`]
+/// analysis (`ctx.analysis::<EntryTable>()`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct InjectProfiling {
     /// The parts of the instrumentation to emit.
@@ -63,8 +65,11 @@ impl Pass for InjectProfiling {
         if !self.allow_missing_marker && !has_enable_marker(stmt) {
             return Err(PassError::new(ProfilingError::MissingEnableMarker));
         }
-        inject_profiling_in(stmt, &pipeline, &env, &self.options, ctx.names())
-            .map(|p| p.stmt)
-            .map_err(PassError::new)
+        let profiled =
+            inject_profiling_in(stmt, &pipeline, &env, &self.options, ctx.names()).map_err(PassError::new)?;
+        // The rows the profiler will report, for the caller to read after the run
+        // (`ctx.analysis::<EntryTable>()`).
+        ctx.set_analysis(std::rc::Rc::new(profiled.entries));
+        Ok(profiled.stmt)
     }
 }
