@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use loopir::dialect::Dialect;
 use loopir::pipeline::{
-    Cause, IrStage, LowerCtx, Pass as LibPass, PassError, Pipeline, PipelineEnv, PipelineError,
-    PipelineObserver,
+    Cause, LowerCtx, Pass as LibPass, Pipeline, PipelineEnv, PipelineError, PipelineObserver,
 };
 use loopir::{Stmt, StmtFile};
 use loopir_profiling::{EnvFileKind, FuncEnv, InjectProfiling, InjectTracing, merge_envs, read_env_file};
@@ -135,39 +134,9 @@ pub const PASSES: &[Pass] = &[
         summary: "storage flattening: realizations to allocations, Func and image accesses to loads and stores",
         env: "Funcs' pure arguments, types and storage, outputs (bounds.env.json); images inferred",
         file_kind: EnvFileKind::Bounds,
-        make: |_| Box::new(StorageFlattening),
+        make: |_| Box::new(loopir_lower::StorageFlattening),
     },
 ];
-
-/// Storage flattening (`loopir_lower`) as a pass of the pipeline: its env is derived from
-/// the bounds part of the pipeline's, with the images the statement loads, and it draws
-/// `t` names from the run's generator, raised past every `t<N>` the statement uses.
-struct StorageFlattening;
-
-impl LibPass for StorageFlattening {
-    fn name(&self) -> &'static str {
-        "flatten"
-    }
-    fn expects(&self) -> IrStage {
-        IrStage::Schedule
-    }
-    fn produces(&self) -> IrStage {
-        IrStage::Flattened
-    }
-    fn run(&self, stmt: &Stmt, lower: &mut LowerCtx) -> Result<Stmt, PassError> {
-        let bounds = loopir_bounds::env::BoundsEnv::from_pipeline_env(lower.env());
-        let env = super::flatten::flatten_env(&bounds, &[], stmt).map_err(PassError::new)?;
-        let mut names = lower.take_names();
-        let raised = names.raise_char('t', loopir_lower::fresh_names::first_unused_t(stmt));
-        let ctx = loopir_simplify::Ctx::new();
-        ctx.set_names(names);
-        let out = raised.map_err(PassError::new).and_then(|()| {
-            loopir_lower::storage_flattening(&ctx, stmt, &env).map_err(|e| PassError::new(e.to_string()))
-        });
-        lower.restore_names(ctx.take_names());
-        out
-    }
-}
 
 /// The registry entry named `name`.
 fn find_pass(name: &str) -> Option<&'static Pass> {
