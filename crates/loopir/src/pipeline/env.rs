@@ -370,14 +370,8 @@ impl PipelineEnv {
                 ),
             ));
         }
-        let mut funcs: BTreeMap<&str, usize> = BTreeMap::new();
+        let funcs = index_once(self.funcs.iter().map(|f| f.name.as_str()), "funcs", ".name", "Func `")?;
         for (i, f) in self.funcs.iter().enumerate() {
-            if let Some(first) = funcs.insert(&f.name, i) {
-                return Err(EnvError::field(
-                    format!("funcs[{i}].name"),
-                    format!("Func `{}` is listed twice (also as funcs[{first}])", f.name),
-                ));
-            }
             if f.types.as_ref().is_some_and(Vec::is_empty) {
                 return Err(EnvError::field(
                     format!("funcs[{i}].types"),
@@ -421,14 +415,8 @@ impl PipelineEnv {
                 ));
             }
         }
-        let mut images: BTreeMap<&str, usize> = BTreeMap::new();
+        index_once(self.images.iter().map(|img| img.name.as_str()), "images", ".name", "image `")?;
         for (i, img) in self.images.iter().enumerate() {
-            if let Some(first) = images.insert(&img.name, i) {
-                return Err(EnvError::field(
-                    format!("images[{i}].name"),
-                    format!("image `{}` is listed twice (also as images[{first}])", img.name),
-                ));
-            }
             if let Some(&f) = funcs.get(img.name.as_str()) {
                 return Err(EnvError::field(
                     format!("images[{i}].name"),
@@ -437,24 +425,10 @@ impl PipelineEnv {
             }
         }
         if let Some(params) = &self.params {
-            let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-            for (i, p) in params.iter().enumerate() {
-                if let Some(first) = seen.insert(&p.name, i) {
-                    return Err(EnvError::field(
-                        format!("params[{i}].name"),
-                        format!("parameter `{}` is listed twice (also as params[{first}])", p.name),
-                    ));
-                }
-            }
+            index_once(params.iter().map(|p| p.name.as_str()), "params", ".name", "parameter `")?;
         }
-        let mut outputs: BTreeMap<&str, usize> = BTreeMap::new();
+        index_once(self.outputs.iter().map(|o| o.func.as_str()), "outputs", ".func", "output `")?;
         for (i, o) in self.outputs.iter().enumerate() {
-            if let Some(first) = outputs.insert(&o.func, i) {
-                return Err(EnvError::field(
-                    format!("outputs[{i}].func"),
-                    format!("output `{}` is listed twice (also as outputs[{first}])", o.func),
-                ));
-            }
             if !funcs.contains_key(o.func.as_str()) {
                 return Err(EnvError::field(
                     format!("outputs[{i}].func"),
@@ -463,7 +437,6 @@ impl PipelineEnv {
             }
         }
         if let Some(order) = &self.order {
-            let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
             for (k, name) in order.iter().enumerate() {
                 if !funcs.contains_key(name.as_str()) {
                     return Err(EnvError::field(
@@ -471,13 +444,8 @@ impl PipelineEnv {
                         format!("`{name}` is not a Func of `funcs`"),
                     ));
                 }
-                if let Some(first) = seen.insert(name, k) {
-                    return Err(EnvError::field(
-                        format!("order[{k}]"),
-                        format!("`{name}` is listed twice (also as order[{first}])"),
-                    ));
-                }
             }
+            index_once(order.iter().map(String::as_str), "order", "", "`")?;
         }
         for (c, &n) in &self.fresh_names.chars {
             if n > MAX_COUNTER {
@@ -733,4 +701,25 @@ mod opt_type_list {
             })
             .transpose()
     }
+}
+
+/// The position of each name in the list `list` (as `list[i]<suffix>` in errors), or an
+/// error naming the second mention of a name listed twice. `what` opens the message
+/// (``Func ` ``, `` ` `` …) and is closed by the name's backtick.
+fn index_once<'a>(
+    names: impl Iterator<Item = &'a str>,
+    list: &str,
+    suffix: &str,
+    what: &str,
+) -> Result<BTreeMap<&'a str, usize>, EnvError> {
+    let mut seen = BTreeMap::new();
+    for (i, name) in names.enumerate() {
+        if let Some(first) = seen.insert(name, i) {
+            return Err(EnvError::field(
+                format!("{list}[{i}]{suffix}"),
+                format!("{what}{name}` is listed twice (also as {list}[{first}])"),
+            ));
+        }
+    }
+    Ok(seen)
 }
