@@ -10,14 +10,7 @@ use loopir::pipeline::{IrStage, LowerCtx, Pass, PassError, Pipeline, PipelineEnv
 use loopir::{Stmt, parse_stmt_with_env};
 use loopir_bounds::{AllocationBounds, ComputationBounds};
 use loopir_profiling::{EnvFileKind, InjectProfiling, InjectTracing, merge_envs, read_env_file};
-
-/// Cases where the reference's counter of a profiling name stood at 1 (see
-/// `crates/loopir-profiling/tests/oracle.rs`).
-const REFERENCE_COUNTER_COLLISIONS: &[(&str, &[&str])] = &[
-    ("app_bgu.cpu", &["profiler_func_buffer_func_ids", "profiler_func_parents"]),
-    ("app_interpolate.cpu", &["profiler_func_buffer_func_ids"]),
-    ("app_interpolate.cuda", &["profiler_func_buffer_func_ids"]),
-];
+use loopir_testkit::oracle::REFERENCE_COUNTER_COLLISIONS;
 
 fn read(dir: &Path, file: &str) -> Option<String> {
     std::fs::read_to_string(dir.join(file)).ok()

@@ -3,19 +3,7 @@
 //! environment and pipeline name, and require `profile.expected.stmt` exactly.
 
 use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
-use loopir_testkit::oracle::cases as cases_dir;
-
-/// Cases where the reference named one of the pass's variables `name$1` although the name
-/// was free: its name counter is process-wide and bucketed by a 14-bit hash, so a name
-/// requested earlier in the same compiler process (and absent from the input) can share a
-/// bucket with one of the pass's names. That history is not in the input, and this pass
-/// has no global state by design, so for these cases only the listed variables are
-/// renamed in our output before the byte-for-byte comparison.
-const REFERENCE_COUNTER_COLLISIONS: &[(&str, &[&str])] = &[
-    ("app_bgu.cpu", &["profiler_func_buffer_func_ids", "profiler_func_parents"]),
-    ("app_interpolate.cpu", &["profiler_func_buffer_func_ids"]),
-    ("app_interpolate.cuda", &["profiler_func_buffer_func_ids"]),
-];
+use loopir_testkit::oracle::{REFERENCE_COUNTER_COLLISIONS, cases as cases_dir};
 
 /// Renames whole-identifier occurrences of `name` to `name$1` in printed IR.
 fn rename_identifier(text: &str, name: &str) -> String {
