@@ -123,3 +123,10 @@ fn inference_runs_on_either_dialect() {
         assert_eq!(in21, reference_in21, "{flag}");
     }
 }
+
+#[test]
+fn to_without_inference_is_refused() {
+    let out = loopir(&["bounds", "--to", "21"], b"for (x, 0, 9) {\n f[x] = 1\n}\n");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--to writes the statement --infer"), "{}", stderr(&out));
+}

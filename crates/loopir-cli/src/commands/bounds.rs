@@ -83,6 +83,12 @@ pub fn run(args: &BoundsArgs) -> Result<(), CliError> {
              prints the regions touched, which need no env",
         ));
     }
+    if args.to.is_some() && !args.infer && !args.infer_allocations {
+        return Err(CliError::input(
+            "--to writes the statement --infer and --infer-allocations print; the regions \
+             `loopir bounds` prints without them are in the reference's spelling",
+        ));
+    }
     let input = read_input(args.file.as_deref())?;
     let env = read_env(args.env.as_deref(), BoundsEnv::from_json)?;
     let parse_env = env.as_ref().map(BoundsEnv::parse_env).unwrap_or_default();
