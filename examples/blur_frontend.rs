@@ -1,11 +1,22 @@
 //! A DSL frontend in miniature: it builds schedule-stage IR through `loopir::build` (no
 //! `.stmt` text), describes the pipeline in the passes' environments, and lowers it with
 //! loopir's passes in the reference compiler's order: tracing, computation bounds
-//! inference, allocation bounds inference, storage flattening, profiling.
+//! inference, allocation bounds inference, storage flattening, profiling; for a GPU
+//! target also the reference's two GPU passes around storage flattening, canonical GPU
+//! loop names before it and the choice of the device API after it.
 //!
-//! Two pipelines:
+//! Three pipelines:
 //! - a two-stage blur, `blur_x` computed per row of `out`, `out` parallel over its rows;
-//! - a histogram: a pure definition, then an update over a two-dimensional RDom.
+//! - a histogram: a pure definition, then an update over a two-dimensional RDom;
+//! - the blur on a CUDA target, both stages computed at the root in 8x8 tiles of GPU
+//!   threads, one tile per GPU block.
+//!
+//! For the GPU target, one pass of the reference between storage flattening and
+//! profiling is not in loopir: `inject_host_dev_buffer_copies`, which allocates buffers on
+//! the device, copies them between host and device and keeps their dirty bits. Without it
+//! the lowered GPU pipeline's kernels address the host buffers, so it is not runnable on
+//! a GPU as it stands, and the profiler's report has none of the `(copy to device)` rows
+//! the reference's would. [`skipped_passes`] says so in the example's output.
 //!
 //! Run it with `cargo run --release --example blur_frontend`; `tests/blur_frontend.rs`
 //! snapshots its output and runs the lowered IR through the interpreter.
@@ -15,16 +26,16 @@ use std::fmt::Write;
 use std::time::Duration;
 
 use loopir::build::{
-    block, cast, clamp, consume, for_loop, func_call, image_call, int, let_stmts, parallel, produce, provide,
-    realize, var,
+    block, cast, clamp, consume, for_loop, func_call, gpu_block, gpu_thread, image_call, int, let_stmt,
+    let_stmts, likely_if_innermost, min, parallel, produce, provide, realize, var,
 };
 use loopir::pipeline::{
     Cause, FuncDesc, ImageDesc, LowerCtx, OutputDesc, Pass, Pipeline, PipelineEnv, PipelineObserver,
     RVarDesc, UpdateDesc,
 };
-use loopir::{Expr, MinExtent, Stmt, Type, stmt_to_string};
+use loopir::{DeviceApi, Expr, MinExtent, Stmt, Type, stmt_to_string};
 use loopir_bounds::{AllocationBounds, ComputationBounds};
-use loopir_lower::StorageFlattening;
+use loopir_lower::{CanonicalizeGpuVars, SelectGpuApi, StorageFlattening};
 use loopir_profiling::{EntryTable, InjectProfiling, InjectTracing};
 
 /// One pipeline as the frontend hands it to loopir: the IR, and the one environment that
@@ -212,7 +223,137 @@ pub fn histogram() -> FrontendPipeline {
     FrontendPipeline { stmt, env: pipeline_env("histogram", vec![hist, out], 2) }
 }
 
-/// Keeps the IR storage flattening returns (the last step before profiling).
+/// The side of the square tiles of the GPU blur: each GPU block runs `TILE`x`TILE`
+/// threads.
+const TILE: i32 = 8;
+
+/// Stage 0 of `func`, a Func of `x` and `y` whose definition is `definition` (written in
+/// terms of `func.s0.x` and `func.s0.y`), scheduled as `func.gpu_tile(x, y, xo, yo, xi,
+/// yi, TILE, TILE)`: tiles of `TILE`x`TILE` GPU threads, one per GPU block, the last tile
+/// of each dimension shifted inwards to end at the region's edge (the tail strategy the
+/// reference picks for a pure definition). The loop names are the split variables',
+/// `func.s0.y.yo` for the blocks over y and so on; the lets and their order are those of
+/// the reference's "creating initial loop nests".
+fn gpu_tiled_stage(func: &str, definition: Stmt) -> Stmt {
+    let sv = |v: &str| stage_var(func, 0, v);
+    let loop_var = |v: &str| var(sv(v));
+    let bound = |v: &str, end: &str| var(format!("{}.loop_{end}", sv(v)));
+    // Innermost first: the thread loop over x sets `func.s0.x` from the tile's base and
+    // the thread index, and so on outwards.
+    let mut body = let_stmt(sv("x"), var(format!("{}.base", sv("x.xi"))) + loop_var("x.xi"), definition);
+    body = gpu_thread(sv("x.xi"), bound("x.xi", "min"), bound("x.xi", "max"), body);
+    body = let_stmt(sv("y"), var(format!("{}.base", sv("y.yi"))) + loop_var("y.yi"), body);
+    body = gpu_thread(sv("y.yi"), bound("y.yi", "min"), bound("y.yi", "max"), body);
+    for (outer, inner, dim) in [("x.xo", "x.xi", "x"), ("y.yo", "y.yi", "y")] {
+        // The tile's first coordinate, shifted inwards so that the tile ends at the
+        // region's last coordinate at the latest.
+        let base = min(
+            likely_if_innermost(loop_var(outer) * TILE + bound(dim, "min")),
+            bound(dim, "max") + (int(1) - TILE),
+        );
+        body = let_stmt(format!("{}.base", sv(inner)), base, body);
+        body = gpu_block(sv(outer), bound(outer, "min"), bound(outer, "max"), body);
+    }
+    // The bounds of the split loops, x's split first as the schedule made it: the outer
+    // loop counts tiles, the inner one the coordinates of a tile.
+    let mut lets = Vec::new();
+    for (dim, outer, inner) in [("x", "x.xo", "x.xi"), ("y", "y.yo", "y.yi")] {
+        let tiles = ((bound(dim, "max") - bound(dim, "min")) + TILE) / TILE - 1;
+        lets.push((format!("{}.loop_max", sv(outer)), tiles));
+        lets.push((format!("{}.loop_min", sv(outer)), int(0)));
+        lets.push((format!("{}.loop_max", sv(inner)), int(TILE) - 1));
+        lets.push((format!("{}.loop_min", sv(inner)), int(0)));
+    }
+    loop_bound_lets(func, 0, &["x", "y"], let_stmts(lets, body))
+}
+
+/// The blur of [`blur`] on a CUDA target:
+///
+/// ```text
+/// blur_x.compute_root().gpu_tile(x, y, xo, yo, xi, yi, 8, 8)
+/// out.gpu_tile(x, y, xo, yo, xi, yi, 8, 8)
+/// ```
+///
+/// The loops are `gpu_block<Default_GPU>` and `gpu_thread<Default_GPU>`, named after the
+/// split variables; canonical GPU names and the CUDA API are the lowering's business.
+/// Nothing is traced: tracing has nothing to say inside a GPU kernel.
+pub fn gpu_blur() -> FrontendPipeline {
+    let (x, y) = (var("blur_x.s0.x"), var("blur_x.s0.y"));
+    let input = |x: Expr| image_call("input", U16, vec![x, y.clone()]);
+    let blur_x_value = (input(&x - 1) + input(x.clone()) + input(&x + 1)) / 3;
+    let produce_blur_x = produce(
+        "blur_x",
+        gpu_tiled_stage("blur_x", provide("blur_x", vec![blur_x_value], vec![x, y.clone()])),
+    );
+
+    let (x, y) = (var("out.s0.x"), var("out.s0.y"));
+    let blur_x = |y: Expr| func_call("blur_x", U16, vec![x.clone(), y]);
+    let out_value = (blur_x(&y - 1) + blur_x(y.clone()) + blur_x(&y + 1)) / 3;
+    let produce_out =
+        produce("out", gpu_tiled_stage("out", provide("out", vec![out_value], vec![x, y.clone()])));
+    let stmt = realize_of(
+        "blur_x",
+        vec![U16],
+        &["x", "y"],
+        block(vec![produce_blur_x, consume("blur_x", produce_out)]),
+    );
+
+    let blur_x = FuncDesc::new("blur_x").with_signature(vec![U16], &["x", "y"]);
+    let out = FuncDesc::new("out").with_signature(vec![U16], &["x", "y"]);
+    let mut env = pipeline_env("gpu_blur", vec![blur_x, out], 2);
+    env.target.default_device_api = Some(DeviceApi::Cuda);
+    FrontendPipeline { stmt, env }
+}
+
+/// The passes for `env`'s target, in the reference's order: tracing, computation bounds,
+/// allocation bounds, storage flattening, profiling; on a target with a GPU, canonical
+/// GPU loop names just before storage flattening and the device API of `Default_GPU`
+/// loops just after it, as the reference does.
+pub fn passes(env: &PipelineEnv) -> Pipeline {
+    let gpu = env.target.default_device_api.is_some();
+    let mut passes = Pipeline::new().with(InjectTracing).with(ComputationBounds).with(AllocationBounds);
+    if gpu {
+        passes = passes.with(CanonicalizeGpuVars);
+    }
+    passes = passes.with(StorageFlattening);
+    if gpu {
+        passes = passes.with(SelectGpuApi);
+    }
+    passes.with(InjectProfiling::default())
+}
+
+/// What the reference would run between these passes for `env`'s target that loopir does
+/// not have and that changes what the lowered pipeline does, with why it matters. (The
+/// reference's other passes in between, sliding window, simplification, image checks,
+/// stage skipping and more, change the text of the IR, not what it computes on the host:
+/// `docs/embedding.md` lists them.)
+pub fn skipped_passes(env: &PipelineEnv) -> Vec<String> {
+    if env.target.default_device_api.is_none() {
+        return Vec::new();
+    }
+    // `a`, `b` and `c`.
+    let quoted = |names: Vec<&str>| {
+        let mut names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+        let last = names.pop().unwrap_or_default();
+        if names.is_empty() { last } else { format!("{} and {last}", names.join(", ")) }
+    };
+    let outputs: Vec<&str> = env.outputs.iter().map(|o| o.buffer_name()).collect();
+    let realized = env.funcs.iter().map(|f| f.name.as_str()).filter(|f| !outputs.contains(f)).collect();
+    let external = env.images.iter().map(|i| i.name.as_str()).chain(outputs.iter().copied()).collect();
+    vec![format!(
+        "inject_host_dev_buffer_copies (the reference runs it just after selecting the GPU API): not in \
+         loopir. It would allocate {realized} on the device (and not on the host, `allocate ... if \
+         false`, where only kernels touch it), \
+         copy {external} to the device before the kernels that use them (`halide_copy_to_device`), mark \
+         what the kernels write dirty on the device and free each device allocation after its last use. \
+         Without it the kernels of the final IR above address host memory: that IR is not runnable on a \
+         GPU as it stands, and the profiler has none of the reference's `(copy to device)` rows.",
+        realized = quoted(realized),
+        external = quoted(external),
+    )]
+}
+
+/// Keeps the IR storage flattening returns.
 #[derive(Default)]
 struct KeepFlattened(Option<Stmt>);
 
@@ -225,17 +366,12 @@ impl PipelineObserver for KeepFlattened {
     }
 }
 
-/// Runs the passes in the reference's order over one context, the verifier checking the
-/// input and every pass's output.
+/// Runs the passes of [`passes`] over one context, the verifier checking the input and
+/// every pass's output.
 pub fn lower(p: &FrontendPipeline) -> Result<Lowered, Box<dyn Error>> {
     let mut ctx = LowerCtx::new(p.env.clone())?;
     ctx.options.verify = true;
-    let pipeline = Pipeline::new()
-        .with(InjectTracing)
-        .with(ComputationBounds)
-        .with(AllocationBounds)
-        .with(StorageFlattening)
-        .with(InjectProfiling::default());
+    let pipeline = passes(&p.env);
     let mut flattened = KeepFlattened::default();
     let profiled = pipeline.run_observed(&p.stmt, &mut ctx, &mut [&mut flattened])?;
     let entries = ctx.analysis::<EntryTable>().ok_or("the profiling pass left no entry table")?;
@@ -255,16 +391,38 @@ pub fn report(p: &FrontendPipeline) -> Result<String, Box<dyn Error>> {
     writeln!(out, "== {name}: the pipeline environment ==\n{}", p.env.to_json())?;
     writeln!(out, "== {name}: the IR the frontend built ==")?;
     out.push_str(&stmt_to_string(&p.stmt));
-    writeln!(out, "\n== {name}: after tracing, bounds, allocation bounds, flattening and profiling ==")?;
+    let steps: Vec<&str> = passes(&p.env).passes().map(|pass| describe(pass.name())).collect();
+    let (last, first) = steps.split_last().ok_or("the pipeline has no passes")?;
+    writeln!(out, "\n== {name}: after {} and {last} ==", first.join(", "))?;
     out.push_str(&stmt_to_string(&lowered.profiled));
     writeln!(out, "\n== {name}: the profiler report's entries ==")?;
     out.push_str(&lowered.entries.render_tree());
+    let skipped = skipped_passes(&p.env);
+    if !skipped.is_empty() {
+        writeln!(out, "\n== {name}: passes of the reference not run ==")?;
+        for note in skipped {
+            writeln!(out, "- {note}")?;
+        }
+    }
     Ok(out)
+}
+
+/// A pass's name in the report's headings.
+fn describe(pass: &str) -> &str {
+    match pass {
+        "trace" => "tracing",
+        "allocation_bounds" => "allocation bounds",
+        "gpu_vars" => "GPU loop names",
+        "flatten" => "flattening",
+        "gpu_api" => "GPU API selection",
+        "profile" => "profiling",
+        other => other,
+    }
 }
 
 /// The example's whole output.
 pub fn run() -> Result<String, Box<dyn Error>> {
-    Ok(format!("{}\n{}", report(&blur())?, report(&histogram())?))
+    Ok(format!("{}\n{}\n{}", report(&blur())?, report(&histogram())?, report(&gpu_blur())?))
 }
 
 #[allow(dead_code)] // The test includes this file as a module and calls `run` itself.

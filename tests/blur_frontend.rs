@@ -3,14 +3,19 @@
 //!
 //! Each pipeline's final IR (profiled) and its IR just after storage flattening run
 //! through the interpreter on the same inputs: the outputs must be equal, and equal to
-//! the pipeline's definition evaluated here directly on those inputs.
+//! the pipeline's definition evaluated here directly on those inputs. The GPU pipeline's
+//! final IR is the exception: without the reference's host-device copies (not in loopir)
+//! its kernels address host memory, and the interpreter, which simulates device memory
+//! once a program manages it (the profiler's device syncs), must refuse to run it.
 
 #[path = "../examples/blur_frontend.rs"]
 mod blur_frontend;
 
-use blur_frontend::{FrontendPipeline, Lowered, blur, histogram, lower, run};
+use blur_frontend::{FrontendPipeline, Lowered, blur, gpu_blur, histogram, lower, run};
 use loopir::Stmt;
-use loopir_interp::{Buffer, Elem, HostRuntime, PipelineRun, RunConfig, compile_with, run_pipeline};
+use loopir_interp::{
+    Buffer, Elem, HostRuntime, InterpError, PipelineRun, RunConfig, compile_with, run_pipeline,
+};
 
 #[test]
 fn the_example_prints_the_lowered_pipelines_and_their_profiler_entries() {
@@ -23,7 +28,7 @@ fn the_example_prints_the_lowered_pipelines_and_their_profiler_entries() {
 type Shapes = &'static [(&'static str, &'static [i32], &'static [i32])];
 
 /// Runs `stmt` as a pipeline on buffers of the given shapes.
-fn execute(stmt: &Stmt, shapes: Shapes) -> PipelineRun {
+fn try_execute(stmt: &Stmt, shapes: Shapes) -> Result<PipelineRun, InterpError> {
     let mut runtime = HostRuntime::new();
     let program = compile_with(stmt, &runtime).expect("the lowered IR compiles");
     let mut config = RunConfig::default();
@@ -31,7 +36,29 @@ fn execute(stmt: &Stmt, shapes: Shapes) -> PipelineRun {
         let b = Buffer::new(Elem::UInt(16), mins, extents);
         config.shapes.insert(name.to_string(), b.dims);
     }
-    run_pipeline(&program, &mut runtime, &config).expect("the lowered IR runs")
+    run_pipeline(&program, &mut runtime, &config)
+}
+
+/// Runs `stmt` as a pipeline on buffers of the given shapes; it must succeed.
+fn execute(stmt: &Stmt, shapes: Shapes) -> PipelineRun {
+    try_execute(stmt, shapes).expect("the lowered IR runs")
+}
+
+/// Checks `out` against the blur of `input` computed here.
+fn check_blur(run: &PipelineRun, expected_points: usize) {
+    let (input, out) = (buffer(run, "input"), buffer(run, "out"));
+    let input_at = |x: i32, y: i32| at(input, &[x, y]) as u16;
+    let blur_x =
+        |x: i32, y: i32| input_at(x - 1, y).wrapping_add(input_at(x, y)).wrapping_add(input_at(x + 1, y)) / 3;
+    let mut checked = 0;
+    for i in 0..out.len() {
+        let c = out.coords_of(i);
+        let (x, y) = (c[0], c[1]);
+        let expected = blur_x(x, y - 1).wrapping_add(blur_x(x, y)).wrapping_add(blur_x(x, y + 1)) / 3;
+        assert_eq!(out.values[i] as u16, expected, "out({x}, {y})");
+        checked += 1;
+    }
+    assert_eq!(checked, expected_points);
 }
 
 fn buffer<'r>(run: &'r PipelineRun, name: &str) -> &'r Buffer {
@@ -65,19 +92,26 @@ fn lowered_runs(p: &FrontendPipeline, shapes: Shapes) -> (Lowered, PipelineRun) 
 #[test]
 fn the_lowered_blur_computes_the_blur() {
     let (_, run) = lowered_runs(&blur(), &[("input", &[-1, -1], &[18, 18]), ("out", &[0, 0], &[16, 16])]);
-    let (input, out) = (buffer(&run, "input"), buffer(&run, "out"));
-    let input_at = |x: i32, y: i32| at(input, &[x, y]) as u16;
-    let blur_x =
-        |x: i32, y: i32| input_at(x - 1, y).wrapping_add(input_at(x, y)).wrapping_add(input_at(x + 1, y)) / 3;
-    let mut checked = 0;
-    for i in 0..out.len() {
-        let c = out.coords_of(i);
-        let (x, y) = (c[0], c[1]);
-        let expected = blur_x(x, y - 1).wrapping_add(blur_x(x, y)).wrapping_add(blur_x(x, y + 1)) / 3;
-        assert_eq!(out.values[i] as u16, expected, "out({x}, {y})");
-        checked += 1;
-    }
-    assert_eq!(checked, 256);
+    check_blur(&run, 256);
+}
+
+#[test]
+fn the_gpu_blur_computes_the_blur_and_its_final_ir_lacks_device_buffers() {
+    // 20x12 is not a multiple of the 8x8 tiles: the last tile of each row and column is
+    // shifted inwards and overlaps the one before it. The GPU loops run one after another
+    // in the interpreter.
+    let shapes: Shapes = &[("input", &[-1, -1], &[22, 14]), ("out", &[0, 0], &[20, 12])];
+    let lowered = lower(&gpu_blur()).expect("the pipeline lowers");
+    let run = execute(&lowered.flattened, shapes);
+    check_blur(&run, 240);
+    // Profiling adds device syncs, so the interpreter treats the program as managing
+    // device memory; with no device allocation or copy injected, the first kernel
+    // addresses a buffer that is on the host only.
+    let refused = try_execute(&lowered.profiled, shapes).expect_err("the final GPU IR has no device buffers");
+    assert!(
+        refused.to_string().contains("a device loop accesses a buffer that has no device allocation"),
+        "{refused}"
+    );
 }
 
 #[test]

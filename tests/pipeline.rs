@@ -189,10 +189,13 @@ fn every_pass_refuses_the_wrong_stage() {
         "allocate f[int32 * 4]\nproduce f {\n f[0] = profiling_enable_instance_marker()\n}\nfree f\n",
     )
     .expect("parses");
-    let passes: [(Box<dyn Pass>, &Stmt, &str); 4] = [
+    let passes: [(Box<dyn Pass>, &Stmt, &str); 7] = [
         (Box::new(InjectTracing), &flat, "storage-flattened IR"),
         (Box::new(ComputationBounds), &flat, "storage-flattened IR"),
         (Box::new(AllocationBounds), &flat, "storage-flattened IR"),
+        (Box::new(loopir_lower::CanonicalizeGpuVars), &flat, "storage-flattened IR"),
+        (Box::new(loopir_lower::StorageFlattening), &flat, "storage-flattened IR"),
+        (Box::new(loopir_lower::SelectGpuApi), &schedule, "the schedule stage"),
         (Box::new(InjectProfiling::default()), &schedule, "the schedule stage"),
     ];
     for (pass, input, got) in passes {
@@ -252,8 +255,25 @@ fn pipeline_env_mistakes_are_errors() {
             r#"{"version": 1, "funcs": [{"name": "f", "args": ["x"], "storage_order": ["y"]}]}"#,
             "funcs[0].storage_order",
         ),
+        (
+            r#"{"version": 1, "target": {"default_device_api": "Default_GPU"}}"#,
+            "`Default_GPU` is not the device API of a target feature (one of Metal, OpenCL, CUDA,",
+        ),
+        (r#"{"version": 1, "target": {"default_device_api": "cuda"}}"#, "`cuda` is not the device API"),
     ] {
         let e = PipelineEnv::from_json(text).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(e.contains(want), "{text}: {e}");
     }
+}
+
+#[test]
+fn the_targets_device_api_reads_writes_and_is_checked_when_built_in_code() {
+    let text = r#"{"version": 1, "target": {"profile": true, "default_device_api": "OpenCL"}}"#;
+    let env = PipelineEnv::from_json(text).expect("valid");
+    assert_eq!(env.target.default_device_api, Some(loopir::DeviceApi::OpenCl));
+    assert_eq!(PipelineEnv::from_json(&env.to_json()).expect("reads back"), env);
+    let mut built = PipelineEnv::new();
+    built.target.default_device_api = Some(loopir::DeviceApi::Host);
+    let e = built.validate().expect_err("the host is not a device").to_string();
+    assert!(e.starts_with("target.default_device_api: `Host` is not the device API"), "{e}");
 }

@@ -259,6 +259,38 @@ fn allocation_bounds_runs_as_a_lower_pass() {
     );
 }
 
+#[test]
+fn the_gpu_passes_run_as_lower_passes_and_match_the_oracle() {
+    let stages = case("gpu_basic.cuda").join("stages");
+    let read = |name: &str| std::fs::read(stages.join(name)).expect("oracle stage");
+    let ok = |out: &Output| assert_eq!(out.status.code(), Some(0), "{}", stderr(out));
+    let named =
+        loopir(&["lower", "--passes", "gpu_vars", "-"], &read("19.forking_asynchronous_producers.stmt"));
+    ok(&named);
+    assert_eq!(named.stdout, read("21.canonicalizing_gpu_var_names.stmt"));
+
+    let dir = scratch("gpu-api");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let env = dir.join("cuda.json");
+    std::fs::write(&env, r#"{"version": 1, "target": {"default_device_api": "CUDA"}}"#).expect("env written");
+    let flattened = read("25.unpacking_buffer_arguments.stmt");
+    let on_cuda = loopir(&["lower", "--passes", "gpu_api", "--env", &path(&env), "-"], &flattened);
+    ok(&on_cuda);
+    assert_eq!(on_cuda.stdout, read("26.selecting_a_gpu_api.stmt"));
+    // Without a device API to choose, the pass refuses rather than leave Default_GPU.
+    let no_api = loopir(&["lower", "--passes", "gpu_api", "-"], &flattened);
+    assert_eq!(no_api.status.code(), Some(1), "{}", stderr(&no_api));
+    assert!(
+        stderr(&no_api).contains("pass 1 (`gpu_api`): the environment's target has no `default_device_api`")
+    );
+    // A device API no target feature selects is refused where the env is read.
+    std::fs::write(&env, r#"{"version": 1, "target": {"default_device_api": "Host"}}"#).expect("env written");
+    let host = loopir(&["lower", "--passes", "gpu_api", "--env", &path(&env), "-"], &flattened);
+    assert_eq!(host.status.code(), Some(1), "{}", stderr(&host));
+    assert!(stderr(&host).contains("`Host` is not the device API of a target feature"), "{}", stderr(&host));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `lower` reads Halide 21's dialect and writes either, its steps as well: bounds inference
 /// on a case converted to Halide 21's text gives the reference's result.
 #[test]

@@ -8,8 +8,10 @@
 //! |---|---|
 //! | [`storage_flattening`](mod@storage_flattening) | [`storage_flattening`](fn@storage_flattening): Realize → Allocate, Provide → Store, Func and image calls → Load |
 //! | [`zero_gpu_loop_mins`](mod@zero_gpu_loop_mins) | GPU loops rebased to start at zero (the first step of storage flattening) |
+//! | [`canonicalize_gpu_vars`](mod@canonicalize_gpu_vars) | [`canonicalize_gpu_vars`](fn@canonicalize_gpu_vars): GPU loops named after their block or thread index (`.block_id_x`), the GPU schedule checked |
+//! | [`select_gpu_api`](mod@select_gpu_api) | [`select_gpu_api`](fn@select_gpu_api): `Default_GPU` loops put on the target's device API |
 //! | [`flatten_env`] | [`FlattenEnv`]: what storage flattening knows beyond the IR |
-//! | [`passes`] | [`StorageFlattening`], the pass of a [`loopir::pipeline::Pipeline`] |
+//! | [`passes`] | [`CanonicalizeGpuVars`], [`StorageFlattening`], [`SelectGpuApi`]: the passes of a [`loopir::pipeline::Pipeline`] |
 //! | [`fresh_names`] | where the `t<N>` counter starts when the caller does not know it |
 //! | [`error`] | [`LowerError`] |
 //!
@@ -33,16 +35,20 @@
 //! assert!(flat.contains("\nout[(0 + (0*out.stride.0)) - (0 + (out.min.0*out.stride.0))] = uint8(uint1(f[0 + ((1 - f.min.0)*f.stride.0)]))\n"));
 //! ```
 
+pub mod canonicalize_gpu_vars;
 pub mod error;
 pub mod flatten_env;
 pub mod fresh_names;
 pub mod passes;
+pub mod select_gpu_api;
 pub mod storage_flattening;
 pub mod zero_gpu_loop_mins;
 
+pub use canonicalize_gpu_vars::canonicalize_gpu_vars;
 pub use error::LowerError;
 pub use flatten_env::{FlattenEnv, FlattenFunc, StorageDim, infer_images};
-pub use passes::StorageFlattening;
+pub use passes::{CanonicalizeGpuVars, SelectGpuApi, StorageFlattening};
+pub use select_gpu_api::select_gpu_api;
 pub use storage_flattening::storage_flattening;
 
 /// The guide `docs/lower.md`: compiled here so that its examples run as doctests.

@@ -1,12 +1,15 @@
-//! Storage flattening as a [`Pass`] of a [`loopir::pipeline::Pipeline`], for frontends
-//! that run every pass over one [`LowerCtx`].
+//! The lowering passes of this crate as [`Pass`]es of a [`loopir::pipeline::Pipeline`],
+//! for frontends that run every pass over one [`LowerCtx`]: [`CanonicalizeGpuVars`],
+//! [`StorageFlattening`], [`SelectGpuApi`].
 
 use loopir::Stmt;
 use loopir::pipeline::{IrStage, LowerCtx, Pass, PassError};
 use loopir_bounds::env::BoundsEnv;
 
+use crate::canonicalize_gpu_vars::canonicalize_gpu_vars;
 use crate::flatten_env::{FlattenEnv, StorageDim, infer_images};
 use crate::fresh_names::first_unused_t;
+use crate::select_gpu_api::select_gpu_api;
 use crate::storage_flattening::storage_flattening;
 
 /// Storage flattening ([`crate::storage_flattening`](fn@crate::storage_flattening)):
@@ -52,6 +55,55 @@ impl Pass for StorageFlattening {
             .and_then(|()| storage_flattening(&ctx, stmt, &env).map_err(PassError::new));
         lower.restore_names(ctx.take_names());
         out
+    }
+}
+
+/// Canonical GPU loop names ([`crate::canonicalize_gpu_vars`](fn@crate::canonicalize_gpu_vars)):
+/// schedule-stage IR in and out, after allocation bounds inference and before storage
+/// flattening, as the reference runs it on targets with a GPU feature. It reads nothing
+/// of the environment.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CanonicalizeGpuVars;
+
+impl Pass for CanonicalizeGpuVars {
+    fn name(&self) -> &'static str {
+        "gpu_vars"
+    }
+    fn expects(&self) -> IrStage {
+        IrStage::Schedule
+    }
+    fn produces(&self) -> IrStage {
+        IrStage::Schedule
+    }
+    fn run(&self, stmt: &Stmt, _: &mut LowerCtx) -> Result<Stmt, PassError> {
+        canonicalize_gpu_vars(stmt).map_err(PassError::new)
+    }
+}
+
+/// The device API of `Default_GPU` loops ([`crate::select_gpu_api`](fn@crate::select_gpu_api)):
+/// storage-flattened IR in and out, as the reference runs it just after storage
+/// flattening. It reads the environment's `target.default_device_api`, and refuses to run
+/// without one (the reference runs it only for targets with a device feature).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SelectGpuApi;
+
+impl Pass for SelectGpuApi {
+    fn name(&self) -> &'static str {
+        "gpu_api"
+    }
+    fn expects(&self) -> IrStage {
+        IrStage::Flattened
+    }
+    fn produces(&self) -> IrStage {
+        IrStage::Flattened
+    }
+    fn run(&self, stmt: &Stmt, lower: &mut LowerCtx) -> Result<Stmt, PassError> {
+        let Some(api) = lower.env().target.default_device_api else {
+            return Err(PassError::new(
+                "the environment's target has no `default_device_api` (e.g. \"CUDA\") to run GPU loops on",
+            ));
+        };
+        select_gpu_api(stmt, api).map_err(PassError::new)
     }
 }
 

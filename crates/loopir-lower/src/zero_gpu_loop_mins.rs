@@ -43,8 +43,7 @@ impl Mutator for ZeroGpuLoopMins<'_> {
             return stmt;
         }
         let shifted = make::add(Expr::var_i32(name.clone()), min.clone());
-        let body =
-            SubstituteInStmt { name: name.clone(), replacement: shifted, shadowed: 0 }.mutate_stmt(body);
+        let body = substitute_in_stmt(name, &shifted, body);
         let extent_minus_one = simplify_expr(self.ctx, &make::sub(max.clone(), min.clone()));
         Stmt::from_kind_unchecked(StmtKind::For {
             name: name.clone(),
@@ -56,6 +55,12 @@ impl Mutator for ZeroGpuLoopMins<'_> {
             body,
         })
     }
+}
+
+/// `stmt` with the free uses of variable `name` in its expressions replaced by
+/// `replacement` (uses under a binder of the same name are another variable's).
+pub(crate) fn substitute_in_stmt(name: &Name, replacement: &Expr, stmt: &Stmt) -> Stmt {
+    SubstituteInStmt { name: name.clone(), replacement: replacement.clone(), shadowed: 0 }.mutate_stmt(stmt)
 }
 
 /// Replaces the free uses of one variable in every expression of a statement.

@@ -1,12 +1,13 @@
 //! Storage flattening on deep and long IR: 100,000 nested loops, 100,000 nested
 //! realizations, a 100,000-deep expression and a million statements, on a test thread's
-//! default stack, each in time proportional to its size.
+//! default stack, each in time proportional to its size; the GPU passes on 100,000 loops
+//! nested in a GPU kernel.
 
 use std::time::Instant;
 
 use loopir::visit::Visitor;
 use loopir::{DeviceApi, Expr, ExprKind, ForType, MemoryType, MinExtent, MinMax, Stmt, StmtKind, Type, make};
-use loopir_lower::{FlattenEnv, FlattenFunc, storage_flattening};
+use loopir_lower::{FlattenEnv, FlattenFunc, canonicalize_gpu_vars, select_gpu_api, storage_flattening};
 
 fn env() -> FlattenEnv {
     let mut env = FlattenEnv::default();
@@ -138,4 +139,61 @@ fn a_million_statements() {
     let out = flatten(&realize(Stmt::block(stmts)));
     let text = out.to_string();
     assert_eq!(text.matches("] = f[0 + ((x - f.min.0)*f.stride.0)]\n").count(), 1_000_000);
+}
+
+#[test]
+fn the_gpu_passes_on_a_hundred_thousand_loops_in_a_kernel() {
+    // gpu_block (b) { gpu_thread (t) { 100,000 serial loops { f[t] = b + b + ... } } }, the
+    // sum 100,000 deep.
+    let (b, t) = (Expr::var_i32("b"), Expr::var_i32("t"));
+    let mut value = b.clone();
+    for _ in 0..100_000 {
+        value = make::add(value, b.clone());
+    }
+    let mut s = Stmt::store("f", value, t.clone(), Expr::const_true(), Default::default()).expect("a store");
+    for i in 0..100_000 {
+        s = Stmt::for_loop(
+            format!("l{i}"),
+            MinMax::new(Expr::i32(0), Expr::i32(1)),
+            ForType::Serial,
+            DeviceApi::None,
+            s,
+        )
+        .expect("a loop");
+    }
+    for (name, for_type) in [("t", ForType::GpuThread), ("b", ForType::GpuBlock)] {
+        s = Stmt::for_loop(name, MinMax::new(Expr::i32(0), Expr::i32(7)), for_type, DeviceApi::DefaultGpu, s)
+            .expect("a GPU loop");
+    }
+    let clock = Instant::now();
+    let named = canonicalize_gpu_vars(&s).expect("a valid GPU schedule");
+    let on_cuda = select_gpu_api(&named, DeviceApi::Cuda).expect("CUDA is a device API");
+    println!("canonicalize_gpu_vars and select_gpu_api: {:?}", clock.elapsed());
+
+    #[derive(Default)]
+    struct Uses {
+        gpu_loops: Vec<String>,
+        block_uses: usize,
+        old_uses: usize,
+    }
+    impl Visitor for Uses {
+        fn visit_expr(&mut self, e: &Expr) {
+            match e.kind() {
+                ExprKind::Variable(v) if v.as_ref() == "b.block_id_x" => self.block_uses += 1,
+                ExprKind::Variable(v) if v.as_ref() == "b" || v.as_ref() == "t" => self.old_uses += 1,
+                _ => {}
+            }
+            self.super_expr(e)
+        }
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if let StmtKind::For { name, device_api: DeviceApi::Cuda, .. } = s.kind() {
+                self.gpu_loops.push(name.to_string());
+            }
+            self.super_stmt(s)
+        }
+    }
+    let mut uses = Uses::default();
+    uses.visit_stmt(&on_cuda);
+    assert_eq!(uses.gpu_loops, ["b.block_id_x", "t.thread_id_x"]);
+    assert_eq!((uses.block_uses, uses.old_uses), (100_001, 0));
 }

@@ -235,6 +235,12 @@ pub fn merge_envs(envs: impl IntoIterator<Item = PipelineEnv>) -> Result<Pipelin
         out.target.trace_stores |= env.target.trace_stores;
         out.target.trace_realizations |= env.target.trace_realizations;
         out.target.trace_pipeline |= env.target.trace_pipeline;
+        merge_opt(
+            &mut out.target.default_device_api,
+            &env.target.default_device_api,
+            || "target.default_device_api".to_owned(),
+            "the target's default device API",
+        )?;
         out.trace_pipeline |= env.trace_pipeline;
         if out.fresh_names.is_empty() {
             out.fresh_names = env.fresh_names.clone();

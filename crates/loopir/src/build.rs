@@ -417,6 +417,13 @@ pub fn likely(value: impl Into<Operand>) -> Expr {
     Intrinsic::Likely.call(v.ty(), vec![v])
 }
 
+/// `likely_if_innermost(value)`: [`likely`] if the expression ends up in the innermost
+/// loop (the hint the reference's splits put on a tile's base).
+pub fn likely_if_innermost(value: impl Into<Operand>) -> Expr {
+    let v = value.into().into_expr();
+    Intrinsic::LikelyIfInnermost.call(v.ty(), vec![v])
+}
+
 /// A call to `intrinsic` returning `ty`.
 pub fn intrinsic(intrinsic: Intrinsic, ty: Type, args: Vec<Expr>) -> Expr {
     intrinsic.call(ty, args)
@@ -685,6 +692,45 @@ pub fn vectorized(
 /// An unrolled loop over `name` from `min` to `max`, both inclusive.
 pub fn unrolled(name: impl Into<Name>, min: impl Into<Operand>, max: impl Into<Operand>, body: Stmt) -> Stmt {
     loop_of(ForType::Unrolled, DeviceApi::None, name, min, max, body)
+}
+
+/// A GPU block loop over `name` from `min` to `max`, both inclusive, on the target's
+/// default GPU (`gpu_block<Default_GPU>`, as a schedule's `gpu_blocks` makes it; the
+/// reference's `select_gpu_api` later puts it on the target's API). Name it as the
+/// schedule names the variable (`f.s0.y.yo`); the reference's `canonicalize_gpu_vars`
+/// appends the block index (`.block_id_y`).
+///
+/// ```
+/// use loopir::build::*;
+/// let kernel = gpu_block("f.s0.x.xo", 0, 3,
+///     gpu_thread("f.s0.x.xi", 0, 15, provide("f", vec![int(0)], vec![var("f.s0.x.xi")])));
+/// assert_eq!(kernel.to_string(), "gpu_block<Default_GPU> (f.s0.x.xo, 0, 3) {\n \
+///     gpu_thread<Default_GPU> (f.s0.x.xi, 0, 15) {\n  f(f.s0.x.xi) = 0\n }\n}\n");
+/// ```
+pub fn gpu_block(
+    name: impl Into<Name>,
+    min: impl Into<Operand>,
+    max: impl Into<Operand>,
+    body: Stmt,
+) -> Stmt {
+    loop_of(ForType::GpuBlock, DeviceApi::DefaultGpu, name, min, max, body)
+}
+
+/// A GPU thread loop over `name` from `min` to `max`, both inclusive, on the target's
+/// default GPU (see [`gpu_block`]).
+pub fn gpu_thread(
+    name: impl Into<Name>,
+    min: impl Into<Operand>,
+    max: impl Into<Operand>,
+    body: Stmt,
+) -> Stmt {
+    loop_of(ForType::GpuThread, DeviceApi::DefaultGpu, name, min, max, body)
+}
+
+/// A GPU lane loop over `name` from `min` to `max`, both inclusive, on the target's
+/// default GPU (see [`gpu_block`]).
+pub fn gpu_lane(name: impl Into<Name>, min: impl Into<Operand>, max: impl Into<Operand>, body: Stmt) -> Stmt {
+    loop_of(ForType::GpuLane, DeviceApi::DefaultGpu, name, min, max, body)
 }
 
 /// `produce name { body }`.

@@ -129,6 +129,38 @@ impl DeviceApi {
             _ => return None,
         })
     }
+    /// The APIs a target can run its `Default_GPU` loops on: one per device feature, in
+    /// the order of precedence of the reference's `get_default_device_api_for_target`
+    /// (a target with both Metal and CUDA uses Metal).
+    pub const TARGET_DEFAULTS: [DeviceApi; 8] = [
+        DeviceApi::Metal,
+        DeviceApi::OpenCl,
+        DeviceApi::Cuda,
+        DeviceApi::Hexagon,
+        DeviceApi::HexagonDma,
+        DeviceApi::D3D12Compute,
+        DeviceApi::Vulkan,
+        DeviceApi::WebGpu,
+    ];
+    /// The name printed between a loop's angle brackets (`CUDA`, `Default_GPU`), which
+    /// [`DeviceApi::from_name`] reads back; `None` and `Host`, which print no brackets,
+    /// are named so.
+    ///
+    /// ```
+    /// use loopir::DeviceApi;
+    /// assert_eq!(DeviceApi::Cuda.name(), "CUDA");
+    /// assert_eq!(DeviceApi::from_name(DeviceApi::WebGpu.name()), Some(DeviceApi::WebGpu));
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceApi::None => "None",
+            DeviceApi::Host => "Host",
+            _ => {
+                let suffix = self.suffix();
+                &suffix[1..suffix.len() - 1]
+            }
+        }
+    }
     /// Whether the API is a GPU API.
     pub fn is_gpu(self) -> bool {
         !matches!(self, DeviceApi::None | DeviceApi::Host | DeviceApi::Hexagon | DeviceApi::HexagonDma)

@@ -136,6 +136,21 @@ pub const PASSES: &[Pass] = &[
         file_kind: EnvFileKind::Bounds,
         make: |_| Box::new(loopir_lower::StorageFlattening),
     },
+    Pass {
+        name: "gpu_vars",
+        summary: "canonical GPU loop names (`.block_id_x`, `.thread_id_y`, ...), the GPU schedule checked; \
+                  before `flatten`",
+        env: "nothing",
+        file_kind: EnvFileKind::Pipeline,
+        make: |_| Box::new(loopir_lower::CanonicalizeGpuVars),
+    },
+    Pass {
+        name: "gpu_api",
+        summary: "Default_GPU loops put on the target's device API; after `flatten`",
+        env: "the target's default_device_api (a pipeline environment)",
+        file_kind: EnvFileKind::Pipeline,
+        make: |_| Box::new(loopir_lower::SelectGpuApi),
+    },
 ];
 
 /// The registry entry named `name`.

@@ -313,6 +313,7 @@ impl TraceEnv {
             trace_stores: self.target.trace_stores,
             trace_realizations: self.target.trace_realizations,
             trace_pipeline: self.target.trace_pipeline,
+            default_device_api: None,
         };
         env.funcs = self
             .funcs

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::address_map::AddressSet;
 use crate::expr::{CallType, Expr, ExprKind, ExprNode};
-use crate::stmt::{Stmt, StmtKind};
+use crate::stmt::{DeviceApi, Stmt, StmtKind};
 use crate::types::Type;
 use crate::visit::Visitor;
 
@@ -264,6 +264,11 @@ pub struct TargetDesc {
     /// `trace_pipeline`.
     #[serde(default, skip_serializing_if = "is_false")]
     pub trace_pipeline: bool,
+    /// The device API of the target's GPU feature (`"CUDA"`, `"OpenCL"`, `"Metal"`, ...,
+    /// one of [`DeviceApi::TARGET_DEFAULTS`]): what `Default_GPU` loops run on. `None`
+    /// for a target without one.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_device_api")]
+    pub default_device_api: Option<DeviceApi>,
 }
 
 /// Something wrong with a [`PipelineEnv`]: the field (a path into the JSON form, e.g.
@@ -446,6 +451,11 @@ impl PipelineEnv {
                 }
             }
             index_once(order.iter().map(String::as_str), "order", "", "`")?;
+        }
+        if let Some(api) = self.target.default_device_api
+            && !DeviceApi::TARGET_DEFAULTS.contains(&api)
+        {
+            return Err(EnvError::field("target.default_device_api", not_a_default_device_api(api.name())));
         }
         for (c, &n) in &self.fresh_names.chars {
             if n > MAX_COUNTER {
@@ -658,6 +668,33 @@ impl Visitor for EnvWalk<'_> {
         }
         self.super_expr(e)
     }
+}
+
+/// Serde for an optional [`DeviceApi`] as its printed name (`CUDA`); only the APIs a
+/// target can default to read.
+mod opt_device_api {
+    use crate::stmt::DeviceApi;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(api: &Option<DeviceApi>, s: S) -> Result<S::Ok, S::Error> {
+        api.map(DeviceApi::name).serialize(s)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<DeviceApi>, D::Error> {
+        let Some(text) = Option::<String>::deserialize(d)? else {
+            return Ok(None);
+        };
+        DeviceApi::from_name(&text)
+            .filter(|api| DeviceApi::TARGET_DEFAULTS.contains(api))
+            .map(Some)
+            .ok_or_else(|| serde::de::Error::custom(super::not_a_default_device_api(&text)))
+    }
+}
+
+/// The message for a `target.default_device_api` that is not one a target can have.
+fn not_a_default_device_api(name: &str) -> String {
+    let known: Vec<&str> = DeviceApi::TARGET_DEFAULTS.iter().map(|a| a.name()).collect();
+    format!("`{name}` is not the device API of a target feature (one of {})", known.join(", "))
 }
 
 /// Serde for a [`Type`] as its printed spelling (`uint16`); `bool` reads as `uint1`.
