@@ -4,10 +4,12 @@
 
 mod support;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
-use loopir::pipeline::{IrStage, LowerCtx, Pass, PassError, Pipeline, PipelineEnv};
-use loopir::{Stmt, parse_stmt_with_env};
+use loopir::pipeline::{IrStage, LowerCtx, NameGenState, Pass, PassError, Pipeline, PipelineEnv};
+use loopir::visit::Visitor;
+use loopir::{Binder, Expr, ExprKind, Stmt, parse_stmt_with_env};
 use loopir_bounds::{AllocationBounds, ComputationBounds};
 use loopir_profiling::{EnvFileKind, InjectProfiling, InjectTracing, merge_envs, read_env_file};
 use loopir_testkit::oracle::REFERENCE_COUNTER_COLLISIONS;
@@ -43,46 +45,249 @@ impl Pass for ReferenceStages {
     }
 }
 
+/// Every `t<N>` number a statement binds or refers to (the box expressions of tracing's
+/// `func_type_and_dim` tags included: they are arguments of the tag events).
+fn t_numbers(s: &Stmt) -> BTreeSet<u64> {
+    struct Scan(BTreeSet<u64>);
+    impl Scan {
+        fn note(&mut self, n: &str) {
+            if let Some(k) =
+                n.strip_prefix('t').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            {
+                self.0.insert(k.parse().expect("a number"));
+            }
+        }
+    }
+    impl Visitor for Scan {
+        fn visit_expr(&mut self, e: &Expr) {
+            if let ExprKind::Variable(n) = e.kind() {
+                self.note(n);
+            }
+            self.super_expr(e)
+        }
+        fn enter_scope(&mut self, binder: &Binder<'_>) {
+            self.note(binder.name());
+        }
+    }
+    let mut scan = Scan(BTreeSet::new());
+    scan.visit_stmt(s);
+    scan.0
+}
+
+/// The environment of a run of `case` from tracing on: its single-pass files merged,
+/// with the realization order of its bounds file (the reference's two dumps of
+/// app_harris.trace list the Funcs in two orders, both topological), and no counters:
+/// the reference's counters at tracing are not recorded (its `bounds.env.json` records
+/// them at computation bounds inference), and tracing starts past the input's names.
+fn env_from_tracing_on(dir: &Path) -> PipelineEnv {
+    let bounds = env_of(dir, "bounds.env.json", EnvFileKind::Bounds).expect("a bounds env");
+    let envs = [
+        env_of(dir, "trace.env.json", EnvFileKind::Trace)
+            .map(|t| PipelineEnv { order: bounds.order.clone(), ..t }),
+        Some(bounds),
+        env_of(dir, "profile.env.json", EnvFileKind::Profile),
+    ];
+    let mut env = merge_envs(envs.into_iter().flatten()).expect("the files agree");
+    env.fresh_names = NameGenState::default();
+    env
+}
+
 #[test]
 fn the_reference_order_on_one_pipeline_mints_no_name_twice() {
-    let dir = loopir_testkit::oracle::cases().join("traced_funcs.cpu");
-    let envs = [
-        env_of(&dir, "trace.env.json", EnvFileKind::Trace),
-        env_of(&dir, "bounds.env.json", EnvFileKind::Bounds),
-        env_of(&dir, "profile.env.json", EnvFileKind::Profile),
-    ];
-    let env = merge_envs(envs.into_iter().flatten()).expect("the three files agree");
-    let mut ctx = LowerCtx::new(env).expect("valid");
-    assert!(ctx.options.verify, "tests verify between passes");
-    ctx.names().record();
-    let input = parse_stmt_with_env(&read(&dir, "trace.input.stmt").expect("input"), &ctx.env().parse_env())
-        .expect("parses");
-    let pipeline = Pipeline::new()
+    // traced_funcs.cpu runs every pass; app_harris.trace (no profiling) has tags whose
+    // box expressions bind `t` names the box analysis draws.
+    for case in ["traced_funcs.cpu", "app_harris.trace"] {
+        let dir = loopir_testkit::oracle::cases().join(case);
+        let mut ctx = LowerCtx::new(env_from_tracing_on(&dir)).expect("valid");
+        assert!(ctx.options.verify, "tests verify between passes");
+        ctx.names().record();
+        let input = read(&dir, "trace.input.lossless.stmt").or_else(|| read(&dir, "trace.input.stmt"));
+        let input = parse_stmt_with_env(&input.expect("input"), &ctx.env().parse_env()).expect("parses");
+        let mut passes: Vec<Box<dyn Pass>> = vec![
+            Box::new(InjectTracing),
+            Box::new(ComputationBounds),
+            Box::new(ReferenceStages {
+                text: read(&dir, "allocbounds.input.stmt").expect("stage"),
+                stage: IrStage::Schedule,
+            }),
+            Box::new(AllocationBounds),
+        ];
+        let profiled = read(&dir, "profile.input.stmt").is_some_and(|text| {
+            passes.push(Box::new(ReferenceStages { text, stage: IrStage::Flattened }));
+            passes.push(Box::new(InjectProfiling::default()));
+            true
+        });
+        // One pass at a time over the one context, to see what each brings into the IR.
+        let mut current = input;
+        let mut brought = 0;
+        for pass in passes {
+            let name = pass.name();
+            let before = t_numbers(&current);
+            let mut one = Pipeline::new();
+            one.push(pass);
+            current = one.run(&current, &mut ctx).unwrap_or_else(|e| panic!("{case}: {e}"));
+            if name == "reference_stages" {
+                continue;
+            }
+            // Every `t` name the pass brings into the IR (tracing's temporaries and the
+            // tags' box expressions, the lets of the Func value bounds table and of bounds
+            // inference) was minted by the run by now, below the counter.
+            let minted: BTreeSet<String> = ctx.names().minted().iter().map(|n| n.to_string()).collect();
+            let counter = ctx.names().next_char('t');
+            for k in t_numbers(&current).difference(&before) {
+                assert!(minted.contains(&format!("t{k}")), "{case}: `{name}` brought t{k}, not minted");
+                assert!(*k < counter, "{case}: `{name}` brought t{k}, the counter stands at {counter}");
+                brought += 1;
+            }
+            if name == "trace" {
+                // Tracing starts past the input's names.
+                assert!(before.iter().all(|k| *k < counter), "{case}");
+            }
+        }
+        assert!(brought > 0, "{case}: the run's own names were checked");
+        if profiled {
+            assert!(current.to_string().contains("halide_profiler_instance_start"));
+        }
+        let minted: Vec<String> = ctx.names().minted().iter().map(|n| n.to_string()).collect();
+        let mut unique = minted.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), minted.len(), "{case}: a name was minted twice: {minted:?}");
+        // Tracing, bounds inference and profiling all drew from the one generator.
+        assert!(minted.iter().any(|n| n.starts_with('t')), "{minted:?}");
+        if profiled {
+            assert!(minted.iter().any(|n| n.starts_with("profiler_")), "{minted:?}");
+        }
+        let t_after = ctx.names().next_char('t');
+        let after = ctx.finish();
+        assert_eq!(
+            after.fresh_names.chars[&'t'], t_after,
+            "{case}: the counters are read back after the run"
+        );
+        assert!(after.fresh_names.func_value_bounds_end.is_some(), "{case}: the table's names are placed");
+    }
+}
+
+/// The box analysis behind tracing's tags and the Func value bounds table draw where the
+/// reference's do, between tracing's temporaries and computation bounds inference: a run
+/// from tracing on reaches computation bounds with the reference's counter, and its
+/// output is the reference's, without a counter given.
+#[test]
+fn a_run_from_tracing_on_reaches_bounds_inference_with_the_reference_counter() {
+    for case in ["app_harris.trace", "app_interpolate.trace"] {
+        let dir = loopir_testkit::oracle::cases().join(case);
+        let reference =
+            env_of(&dir, "bounds.env.json", EnvFileKind::Bounds).expect("a bounds env").fresh_names;
+        let mut ctx = LowerCtx::new(env_from_tracing_on(&dir)).expect("valid");
+        let input = read(&dir, "trace.input.lossless.stmt").or_else(|| read(&dir, "trace.input.stmt"));
+        let input = parse_stmt_with_env(&input.expect("input"), &ctx.env().parse_env()).expect("parses");
+        let traced =
+            Pipeline::new().with(InjectTracing).run(&input, &mut ctx).unwrap_or_else(|e| panic!("{e}"));
+        // The reference's computation bounds input is the traced statement.
+        assert_eq!(Some(traced.to_string()), read(&dir, "bounds.input.stmt"), "{case}");
+        // The names of the tags' box analysis are the run's (and the table draws none
+        // in these two cases).
+        assert_eq!(ctx.names().next_char('t'), reference.chars[&'t'], "{case}");
+        let out =
+            Pipeline::new().with(ComputationBounds).run(&traced, &mut ctx).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(ctx.names().func_value_bounds_end(), reference.func_value_bounds_end, "{case}");
+        let single = {
+            let mut ctx = LowerCtx::new(env_from_tracing_on(&dir)).expect("valid");
+            ctx.names().set_next_char('t', reference.chars[&'t']).expect("in range");
+            ctx.names().set_func_value_bounds_end(reference.chars[&'t']);
+            Pipeline::new().with(ComputationBounds).run(&traced, &mut ctx).unwrap_or_else(|e| panic!("{e}"))
+        };
+        assert_eq!(out.to_string(), single.to_string(), "{case}");
+    }
+    let harris = loopir_testkit::oracle::cases().join("app_harris.trace");
+    let mut ctx = LowerCtx::new(env_from_tracing_on(&harris)).expect("valid");
+    let input =
+        parse_stmt_with_env(&read(&harris, "trace.input.stmt").expect("input"), &ctx.env().parse_env())
+            .expect("parses");
+    let out = Pipeline::new()
         .with(InjectTracing)
         .with(ComputationBounds)
-        .with(ReferenceStages {
-            text: read(&dir, "allocbounds.input.stmt").expect("stage"),
-            stage: IrStage::Schedule,
-        })
-        .with(AllocationBounds)
-        .with(ReferenceStages {
-            text: read(&dir, "profile.input.stmt").expect("stage"),
-            stage: IrStage::Flattened,
-        })
-        .with(InjectProfiling::default());
-    let out = pipeline.run(&input, &mut ctx).unwrap_or_else(|e| panic!("{e}"));
-    assert!(out.to_string().contains("halide_profiler_instance_start"));
+        .run(&input, &mut ctx)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(Some(out.to_string()), read(&harris, "bounds.expected.stmt"), "byte for byte");
+}
+
+/// The `t` numbers in the entries of the run's Func value bounds table.
+fn table_t_numbers(ctx: &LowerCtx) -> BTreeSet<u64> {
+    let table = ctx.analysis::<loopir_bounds::FuncValueBounds>().expect("the run's table");
+    let mut all = BTreeSet::new();
+    for (_, bounds) in table.entries() {
+        for end in [bounds.min.as_expr(), bounds.max.as_expr()].into_iter().flatten() {
+            all.extend(t_numbers(&Stmt::evaluate(end.clone())));
+        }
+    }
+    all
+}
+
+/// app_lens_blur.cpu's Func value bounds table has lets in two entries, which bounds
+/// inference prints. With the counter its `bounds.env.json` gives (the reference's at
+/// the start of the pass, past the table's names), the table's names end just before
+/// it and the output is the single pass's; with the same counter and the table's names
+/// not drawn yet, the table draws them from it, all before the pass's own.
+#[test]
+fn the_value_bounds_table_draws_before_the_counter_or_from_it() {
+    let dir = loopir_testkit::oracle::cases().join("app_lens_blur.cpu");
+    let env = env_of(&dir, "bounds.env.json", EnvFileKind::Bounds).expect("a bounds env");
+    let t = env.fresh_names.chars[&'t'];
+    assert_eq!(env.fresh_names.func_value_bounds_end, Some(t), "a bounds env places the table's names");
+    let input = parse_stmt_with_env(&read(&dir, "bounds.input.stmt").expect("input"), &env.parse_env())
+        .expect("parses");
+    let run = |env: PipelineEnv| {
+        let mut ctx = LowerCtx::new(env).expect("valid");
+        ctx.names().record();
+        let out =
+            Pipeline::new().with(ComputationBounds).run(&input, &mut ctx).unwrap_or_else(|e| panic!("{e}"));
+        (out, ctx)
+    };
+
+    let (out, mut ctx) = run(env.clone());
+    let library = {
+        let bounds = loopir_bounds::env::BoundsEnv::from_json(&read(&dir, "bounds.env.json").expect("env"))
+            .expect("reads");
+        let c = loopir_simplify::Ctx::new();
+        c.seed_t(t);
+        loopir_bounds::compute_bounds::computation_bounds_inference(&c, &input, &bounds).expect("runs")
+    };
+    assert_eq!(out.to_string(), library.to_string());
+    let names = table_t_numbers(&ctx);
+    assert!(names.last() == Some(&(t - 1)), "the table's names end at t{}: {names:?}", t - 1);
+    assert!(names.iter().all(|k| !ctx.names().minted().iter().any(|n| n.as_ref() == format!("t{k}"))));
+    assert_eq!(ctx.names().func_value_bounds_end(), Some(t));
+
+    let mut not_drawn = env;
+    not_drawn.fresh_names.func_value_bounds_end = None;
+    let (out, mut ctx) = run(not_drawn);
+    let from = t_numbers(&out);
+    let end = ctx.names().func_value_bounds_end().expect("placed by the run");
+    // The table draws first, from the counter (its `<let>.min` names too); its lets are
+    // in the output.
     let minted: Vec<String> = ctx.names().minted().iter().map(|n| n.to_string()).collect();
-    let mut unique = minted.clone();
-    unique.sort();
-    unique.dedup();
-    assert_eq!(unique.len(), minted.len(), "a name was minted twice: {minted:?}");
-    // Tracing, bounds inference and profiling all drew from the one generator.
-    assert!(minted.iter().any(|n| n.starts_with('t')), "{minted:?}");
-    assert!(minted.iter().any(|n| n.starts_with("profiler_")), "{minted:?}");
-    let t_before = ctx.env().fresh_names.chars[&'t'];
-    let after = ctx.finish();
-    assert!(after.fresh_names.chars[&'t'] > t_before, "the counters are read back after the run");
+    let t_names: Vec<&String> = minted.iter().filter(|n| !n.contains('.')).collect();
+    let table: Vec<String> = (t..end).map(|k| format!("t{k}")).collect();
+    assert!(end > t && t_names[..table.len()] == table.iter().collect::<Vec<_>>()[..], "{minted:?}");
+    let names = table_t_numbers(&ctx);
+    assert!(names.first() >= Some(&t) && names.last() == Some(&(end - 1)), "{names:?}");
+    assert!(from.range(t..end).next().is_some(), "a table's let is printed: {from:?}");
+    assert!(from.iter().all(|&k| k < ctx.names().next_char('t')), "{from:?}");
+    assert_eq!(ctx.finish().fresh_names.func_value_bounds_end, Some(end), "read back after the run");
+
+    // An end lower than the number of the table's names cannot be the reference's: the
+    // names would start at 0 and run into the pass's own.
+    let mut too_low = PipelineEnv {
+        fresh_names: NameGenState::default(),
+        ..env_of(&dir, "bounds.env.json", EnvFileKind::Bounds).expect("env")
+    };
+    too_low.fresh_names.chars.insert('t', 2);
+    too_low.fresh_names.func_value_bounds_end = Some(2);
+    let mut ctx = LowerCtx::new(too_low).expect("valid");
+    let e =
+        Pipeline::new().with(ComputationBounds).run(&input, &mut ctx).expect_err("names overlap").to_string();
+    assert!(e.contains("fresh_names.func_value_bounds_end") && e.contains("end before 2"), "{e}");
 }
 
 #[test]
@@ -164,6 +369,9 @@ fn single_pass_env_files_convert_both_ways_unchanged() {
                 format!("{:?}{:?}{:?}{:?}", again.order, again.outputs, again.target, again.fresh_names)
             );
             assert_eq!(PipelineEnv::from_json(&p.to_json()).expect("JSON round trip"), p);
+            // The counter is the reference's at the start of computation bounds
+            // inference, past the Func value bounds table's names.
+            assert_eq!(p.fresh_names.func_value_bounds_end, b.fresh_names.t, "{}", dir.display());
             count += 1;
         }
         if let Some(text) = read(&dir, "trace.env.json") {
@@ -251,6 +459,10 @@ fn pipeline_env_mistakes_are_errors() {
         (r#"{"version": 1, "funcs": [{"name": "f"}], "order": ["g"]}"#, "order[0]: `g` is not a Func"),
         (r#"{"version": 1, "outputs": [{"func": "g"}]}"#, "outputs[0].func: output `g` is not a Func"),
         (r#"{"version": 1, "fresh_names": {"chars": {"t": 4294967296}}}"#, "fresh_names.chars.t"),
+        (
+            r#"{"version": 1, "fresh_names": {"chars": {"t": 3}, "func_value_bounds_end": 5}}"#,
+            "fresh_names.func_value_bounds_end: 5 is above the `t` counter (3)",
+        ),
         (
             r#"{"version": 1, "funcs": [{"name": "f", "args": ["x"], "storage_order": ["y"]}]}"#,
             "funcs[0].storage_order",

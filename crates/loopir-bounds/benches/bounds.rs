@@ -141,6 +141,36 @@ fn pyramid_parts_group(c: &mut Criterion) {
     pass.finish();
 }
 
+/// B14's computation bounds as a [`loopir::pipeline::Pipeline`] pass, with the two
+/// placings of the Func value-bounds table's names (`docs/pipeline.md`): drawn before
+/// the run, ending at a counter past them (entries computed on first use, after a count
+/// of the whole table's names), and drawn in the run from its counter (every entry at
+/// once). The counters are chosen so that neither numbering starts at 0: the only case
+/// where a table drawn before skips Funcs nobody asks for (`B14_truncated_pyramid`).
+fn pyramid_pipeline_group(c: &mut Criterion) {
+    use loopir::pipeline::{LowerCtx, Pipeline};
+    let mut g = c.benchmark_group("B14_truncated_pyramid_pipeline");
+    g.sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
+    for &n in &w::PYRAMID_LEVELS {
+        let wl = truncated_pyramid(n).unwrap_or_else(|e| panic!("B14 at L = {n}: {e}"));
+        let mut before = wl.env.to_pipeline_env();
+        before.fresh_names.chars.insert('t', 100_000);
+        before.fresh_names.func_value_bounds_end = Some(100_000);
+        let mut now = before.clone();
+        now.fresh_names.func_value_bounds_end = None;
+        for (mode, env) in [("drawn_before", before), ("drawn_now", now)] {
+            g.bench_with_input(BenchmarkId::new(mode, n), &env, |b, env| {
+                b.iter(|| {
+                    let mut ctx = LowerCtx::new(env.clone()).unwrap_or_else(|e| panic!("{e}"));
+                    let pipeline = Pipeline::new().with(loopir_bounds::ComputationBounds);
+                    black_box(pipeline.run(&wl.input, &mut ctx).is_ok())
+                })
+            });
+        }
+    }
+    g.finish();
+}
+
 /// B16: every oracle case's computation and allocation bounds inputs, one iteration
 /// running them all.
 fn corpus_group(c: &mut Criterion) {
@@ -210,6 +240,7 @@ fn benches(c: &mut Criterion) {
     pass_group(c, "B14_truncated_pyramid", &w::PYRAMID_LEVELS, truncated_pyramid, false);
     pass_group(c, "B14_truncated_pyramid_alloc", &w::PYRAMID_LEVELS, truncated_pyramid, true);
     pyramid_parts_group(c);
+    pyramid_pipeline_group(c);
     corpus_group(c);
     let mut g = c.benchmark_group("B15_wide_scope");
     g.sample_size(10).measurement_time(Duration::from_secs(1));

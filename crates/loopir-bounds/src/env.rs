@@ -180,7 +180,8 @@ impl BoundsEnv {
     /// `order` or `outputs` name) with their types and pure arguments (`None` where the
     /// list is empty: not known), updates, explicit bounds and
     /// extern definitions; the order; the outputs with their constraints; the target's
-    /// `profile` feature; the `t` counter. A bounds env says nothing of the pipeline's
+    /// `profile` feature; the `t` counter, which is also where the names of the Func value
+    /// bounds table end (`docs/pipeline.md`). A bounds env says nothing of the pipeline's
     /// name, images, parameters, tracing or display names.
     pub fn to_pipeline_env(&self) -> PipelineEnv {
         let mut env = PipelineEnv::new();
@@ -247,6 +248,9 @@ impl BoundsEnv {
         env.target.profile = self.target.profile;
         if let Some(t) = self.fresh_names.t {
             env.fresh_names.chars.insert('t', t);
+            // The counter is the reference's at the start of the pass, which it reads
+            // after the Func value bounds table drew its names.
+            env.fresh_names.func_value_bounds_end = Some(t);
         }
         env
     }

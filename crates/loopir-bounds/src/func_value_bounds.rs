@@ -17,14 +17,23 @@
 //!
 //! Each end is simplified after a CSE that first inlines every let (the reference's CSE
 //! does), so lets of the definition that survive in an end are rebuilt under fresh `t`
-//! names. The reference draws those before the pass starts, so they are numbered to end
-//! just before the context's next `t` (from 0 if there are more names than that), and
-//! the context's counter is left where it was.
+//! names. The reference draws those after tracing and before computation bounds
+//! inference, from its process-wide counter. Two ways to number them here:
 //!
-//! The reference computes the whole table before the pass; a pass consults a few
-//! entries, and an entry's ends can be as long as the chain of Funcs before it, so the
-//! table computes entries when first asked for, and no more of them than the numbering
-//! needs (see [`FuncValueBounds`]).
+//! * **drawn before** ([`func_value_bounds_from_text`], [`func_value_bounds_of_definitions`],
+//!   [`func_value_bounds_ending_before`]): the counter a caller has is the reference's at
+//!   the start of computation bounds inference (a `bounds.env.json`'s), already past the
+//!   table's names, so they are numbered to end just before a given number (from 0 if
+//!   there are more names than that), and no counter moves. The table computes entries
+//!   when first asked for, and no more of them than the numbering needs (see
+//!   [`FuncValueBounds`]): a pass consults a few entries, and an entry's ends can be as
+//!   long as the chain of Funcs before it.
+//! * **drawn now** ([`func_value_bounds_drawn_from`]): the table draws its names from a
+//!   run's generator, from where its `t` counter stands, as the reference does; the pass
+//!   that draws next continues after them. Every entry is computed at once: the names of
+//!   everything drawn after the table depend on how many the whole table draws.
+//!
+//! `docs/pipeline.md` says which a [`loopir::pipeline::Pipeline`] run uses.
 //!
 //! The stage that clamps unsafe data-dependent accesses (corpus stage 03) wrapped some
 //! Func calls used as indices in `max(min(f(..), hi), lo)` with `[lo, hi]` the value
@@ -34,10 +43,11 @@
 //! a by-product, recovers the tuple index the text does not print: the element whose
 //! bounds matched.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use indexmap::IndexMap;
 use loopir::mutate::{ExprMemo, Mutator};
+use loopir::pipeline::NameGen;
 use loopir::stack::with_stack;
 use loopir::{BinOp, CallType, Expr, ExprKind, Name, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
@@ -65,34 +75,58 @@ struct Site {
 /// inference, and hands to both bounds passes: the value bounds of `defs` (the
 /// computation-bounds input) with `t` names drawn just before `env`'s counter.
 pub fn func_value_bounds_of_definitions(defs: &Stmt, env: &BoundsEnv) -> FuncValueBounds {
-    let ctx = Ctx::new();
-    ctx.seed_t(env.fresh_names.t.unwrap_or(0));
-    func_value_bounds_from_text(&ctx, defs)
+    func_value_bounds_ending_before(defs, env.fresh_names.t.unwrap_or(0))
 }
 
 /// Func value bounds of every Func with a single stage in `s`, computed on first use
-/// (see [`FuncValueBounds`]).
+/// (see [`FuncValueBounds`]), with `t` names drawn before `ctx`'s counter (see the module
+/// docs); `ctx`'s options apply.
 pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
+    lazy_table(Ctx::with_options(ctx.options()), s, ctx.next_t())
+}
+
+/// Func value bounds of every Func with a single stage in `s`, computed on first use
+/// (see [`FuncValueBounds`]), with `t` names numbered to end just before `end` (from 0 if
+/// there are more names than that; [`FuncValueBounds::names_end`] then says how far they
+/// go).
+pub fn func_value_bounds_ending_before(s: &Stmt, end: u64) -> FuncValueBounds {
+    lazy_table(Ctx::new(), s, end)
+}
+
+fn lazy_table(ctx: Ctx, s: &Stmt, target: u64) -> FuncValueBounds {
     let sites = collect_sites(s);
     let table = FuncValueBounds::default();
     if !sites.is_empty() {
-        *table.pending.borrow_mut() = Some(Box::new(Pending {
-            sites,
-            done: 0,
-            ctx: Ctx::with_options(ctx.options()),
-            any_bounded: false,
-            target: ctx.next_t(),
-            settled: false,
-        }));
+        *table.pending.borrow_mut() =
+            Some(Box::new(Pending { sites, done: 0, ctx, any_bounded: false, target, settled: false }));
     }
+    table
+}
+
+/// Func value bounds of every Func with a single stage in `s`, all computed now, with
+/// every fresh name drawn from `names` (a run's generator), from where its counters
+/// stand: the reference's table, drawn between tracing and computation bounds inference
+/// (see the module docs). Afterwards `names`'s `t` counter is the table's
+/// [`FuncValueBounds::names_end`].
+pub fn func_value_bounds_drawn_from(names: &mut NameGen, s: &Stmt) -> FuncValueBounds {
+    let sites = collect_sites(s);
+    let table = FuncValueBounds::default();
+    let ctx = Ctx::new();
+    ctx.set_names(std::mem::take(names));
+    let mut p = Pending { sites, done: 0, ctx, any_bounded: false, target: 0, settled: true };
+    let all = p.sites.len();
+    table.compute_until(&mut p, all);
+    *names = p.ctx.take_names();
+    table.names_end.set(names.next_char('t'));
     table
 }
 
 /// Value ranges of Funcs, keyed by (Func name, tuple index): used when a Func's value is
 /// itself used as an index.
 ///
-/// A table read from a statement ([`func_value_bounds_from_text`]) computes its entries
-/// when they are first asked for, in the reference's order (text order, each Func seeing
+/// A table read from a statement with its names drawn before
+/// ([`func_value_bounds_from_text`], [`func_value_bounds_ending_before`]) computes its
+/// entries when they are first asked for, in the reference's order (text order, each Func seeing
 /// only the Funcs before it), and stops after the Func asked for. A pass usually consults
 /// a few Funcs, and an entry's ends can be as long as the chain of Funcs before it (B14:
 /// Θ(L²) printed characters over L pyramid levels, most of them in Funcs no pass asks
@@ -101,11 +135,14 @@ pub fn func_value_bounds_from_text(ctx: &Ctx, s: &Stmt) -> FuncValueBounds {
 /// computed with names from 0, which are final once they number at least the counter;
 /// until then an answer needs every entry computed, to count the names, and, if they
 /// must start above 0, the entries computed again with that numbering, again only as far
-/// as asked. Each answer is the one computing the whole table first would give.
+/// as asked. Each answer is the one computing the whole table first would give. A table
+/// drawn now ([`func_value_bounds_drawn_from`]) has every entry computed already.
 #[derive(Default)]
 pub struct FuncValueBounds {
     known: RefCell<FxHashMap<(Name, u32), Entry>>,
     pending: RefCell<Option<Box<Pending>>>,
+    /// One past the highest `t` number the entries computed so far may hold.
+    names_end: Cell<u64>,
 }
 
 /// One entry of a [`FuncValueBounds`].
@@ -182,6 +219,14 @@ impl FuncValueBounds {
         self.known.borrow().values().any(|e| e.bounds.is_bounded())
     }
 
+    /// One past the highest `t` number the names of the entries computed so far can
+    /// hold (0 for a table with none): for a table drawn now, the counter after it; for
+    /// one drawn before, the number its names end before, or, if they start at 0 and
+    /// outnumber it, further (the names computed so far then reach the run's own).
+    pub fn names_end(&self) -> u64 {
+        self.names_end.get()
+    }
+
     /// Every entry, sorted by Func name and index (computing the whole table).
     pub fn entries(&self) -> Vec<((Name, u32), Interval)> {
         self.settle(|sites| sites.len().checked_sub(1));
@@ -240,6 +285,7 @@ impl FuncValueBounds {
                 }
             }
             p.done += 1;
+            self.names_end.set(self.names_end.get().max(p.ctx.next_t()));
         }
     }
 }
@@ -247,7 +293,7 @@ impl FuncValueBounds {
 impl FromIterator<((Name, u32), Interval)> for FuncValueBounds {
     fn from_iter<I: IntoIterator<Item = ((Name, u32), Interval)>>(iter: I) -> Self {
         let known = iter.into_iter().map(|(k, bounds)| (k, Entry { bounds, computed: false })).collect();
-        FuncValueBounds { known: RefCell::new(known), pending: RefCell::new(None) }
+        FuncValueBounds { known: RefCell::new(known), pending: RefCell::new(None), names_end: Cell::new(0) }
     }
 }
 
@@ -504,6 +550,43 @@ mod tests {
         let ctx = Ctx::new();
         let end = max_end(&given, &ctx);
         assert!(!end.is_leaf() && !ctx.is_simplified(&end), "{end}");
+    }
+
+    /// Drawn from a run's generator, the table computes every entry at once and leaves
+    /// the counter past its names, which are those of a table numbered to end there; the
+    /// generator records them.
+    #[test]
+    fn a_table_drawn_now_continues_the_counter_and_ends_where_one_drawn_before_would() {
+        let s = chain_of_funcs();
+        let mut names = NameGen::new();
+        names.set_next_char('t', 1000).expect("in range");
+        names.record();
+        let drawn = func_value_bounds_drawn_from(&mut names, &s);
+        assert_eq!(format!("{drawn:?}"), "FuncValueBounds { 6 entries computed, 0 Funcs pending }");
+        let end = names.next_char('t');
+        assert!(end > 1000 && drawn.names_end() == end, "{end}");
+        let minted: Vec<&str> = names.minted().iter().map(|n| n.as_ref()).collect();
+        assert_eq!(minted.first(), Some(&"t1000"), "{minted:?}");
+        assert!((1000..end).all(|k| minted.contains(&format!("t{k}").as_str())), "{minted:?}");
+        let text = |t: &FuncValueBounds| format!("{:?}", t.entries());
+        assert_eq!(text(&drawn), text(&func_value_bounds_ending_before(&s, end)));
+        assert!(text(&drawn).contains(&format!("t{}", end - 1)));
+    }
+
+    /// How far a table's names go: to the end it was given, or past it when they outnumber
+    /// it and start at 0.
+    #[test]
+    fn names_end_says_how_far_the_names_go() {
+        let s = chain_of_funcs();
+        let before = func_value_bounds_ending_before(&s, 1000);
+        assert_eq!(before.names_end(), 0, "nothing computed yet");
+        let _ = before.entries();
+        assert_eq!(before.names_end(), 1000);
+        let from_zero = func_value_bounds_ending_before(&s, 3);
+        let _ = from_zero.get(&loopir::name("f1"), 0);
+        let reached = from_zero.names_end();
+        let _ = from_zero.entries();
+        assert!(reached > 3 && from_zero.names_end() > reached, "{reached} {}", from_zero.names_end());
     }
 
     #[test]

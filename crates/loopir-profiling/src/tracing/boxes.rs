@@ -42,36 +42,40 @@ pub struct TouchedBox {
 /// For byte-exact tags the result must match Halide's `boxes_touched` (with its simplifier
 /// and its replacement of overflow markers by zero) expression for expression.
 pub trait BoxAnalysis {
-    /// The boxes touched by `stmt`, keyed by Func / image name. `next_temp` is the number
-    /// of the next free `t<N>` temporary (Halide's analysis draws from the same counter
-    /// as the pass).
-    fn boxes_touched(&self, stmt: &Stmt, next_temp: u64) -> Result<HashMap<String, TouchedBox>, String>;
+    /// The boxes touched by `stmt`, keyed by Func / image name. Every fresh name the
+    /// analysis mints is drawn from `names`, the generator of the tracing pass (in a
+    /// [`loopir::pipeline::Pipeline`], the run's): the reference's analysis draws from
+    /// the process-wide counters, after the pass's own temporaries, and the `t` names
+    /// it draws can appear in the tags' box expressions.
+    fn boxes_touched(
+        &self,
+        stmt: &Stmt,
+        names: &mut loopir::pipeline::NameGen,
+    ) -> Result<HashMap<String, TouchedBox>, String>;
 }
 
 /// The boxes-touched analysis of the `loopir-bounds` crate, in Halide-compatible mode
-/// (overflow markers replaced by zero, Halide's float-modulo rule), with its fresh-name
-/// counter continuing after the pass's own temporaries as Halide's process-wide counter
-/// does.
+/// (overflow markers replaced by zero, Halide's float-modulo rule), drawing its fresh
+/// names from the generator it is given.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BoundsCrateBoxes;
 
 impl BoxAnalysis for BoundsCrateBoxes {
-    fn boxes_touched(&self, stmt: &Stmt, next_temp: u64) -> Result<HashMap<String, TouchedBox>, String> {
-        // The analysis draws fresh `t` names after `next_temp`, fewer than the statement's
-        // nodes; a counter this close to the largest number could overflow.
-        if next_temp > u64::MAX / 2 {
-            return Err(format!(
-                "the `t` name counter stands at {next_temp}, too close to the largest number"
-            ));
-        }
+    fn boxes_touched(
+        &self,
+        stmt: &Stmt,
+        names: &mut loopir::pipeline::NameGen,
+    ) -> Result<HashMap<String, TouchedBox>, String> {
         let options =
             loopir_simplify::Options { compat_purify: true, compat_float_mod: true, compat_conditions: true };
         let ctx = loopir_simplify::Ctx::with_options(options);
-        ctx.seed_t(next_temp);
+        ctx.set_names(std::mem::take(names));
         let scope = loopir_simplify::Scope::new();
         let func_bounds = loopir_bounds::FuncValueBounds::default();
-        let boxes =
-            loopir_bounds::boxes_touched(&ctx, stmt, &scope, &func_bounds).map_err(|e| e.to_string())?;
+        let boxes = loopir_bounds::boxes_touched(&ctx, stmt, &scope, &func_bounds);
+        // The generator goes back whether the analysis succeeded or not.
+        *names = ctx.take_names();
+        let boxes = boxes.map_err(|e| e.to_string())?;
         let finite = |b: &loopir_simplify::Bound| match b {
             loopir_simplify::Bound::Finite(e) => Some(e.clone()),
             _ => None,
@@ -110,7 +114,11 @@ impl RecordedBoxes {
 }
 
 impl BoxAnalysis for RecordedBoxes {
-    fn boxes_touched(&self, _stmt: &Stmt, _next_temp: u64) -> Result<HashMap<String, TouchedBox>, String> {
+    fn boxes_touched(
+        &self,
+        _stmt: &Stmt,
+        _names: &mut loopir::pipeline::NameGen,
+    ) -> Result<HashMap<String, TouchedBox>, String> {
         Ok(self.boxes.clone())
     }
 }

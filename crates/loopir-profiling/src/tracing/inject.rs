@@ -72,9 +72,10 @@ impl<'a> Injector<'a> {
         self.try_mutate_stmt(s)
     }
 
-    /// The number the next `t<N>` temporary would get.
-    pub(crate) fn next_temp(&self) -> u64 {
-        self.names.peek_temp()
+    /// The generator the pass draws from (the box analysis behind the tags draws from it
+    /// too, after the pass's own temporaries).
+    pub(crate) fn names_mut(&mut self) -> &mut NameGen {
+        &mut self.names
     }
 
     /// Runs `f` with the scope name switched to `scope`, restoring it afterwards.

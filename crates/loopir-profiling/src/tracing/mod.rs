@@ -211,8 +211,12 @@ fn inject(
     }
 
     if !(injector.funcs_touched.is_empty() && injector.images_touched.is_empty()) {
-        let boxes =
-            options.boxes.boxes_touched(&s, injector.next_temp()).map_err(TracingError::BoxAnalysis)?;
+        // The analysis draws from the pass's generator, after its temporaries, as the
+        // reference's draws from its process-wide counters.
+        let boxes = options
+            .boxes
+            .boxes_touched(&s, injector.names_mut().run_mut())
+            .map_err(TracingError::BoxAnalysis)?;
         let type_and_dim =
             |s: Stmt, owner: &str, types: &[Option<loopir::Type>]| -> Result<Stmt, TracingError> {
                 let b =

@@ -46,9 +46,9 @@ impl NameGen {
         Ok(self.names.unique_char('t'))
     }
 
-    /// The number the next temporary will get.
-    pub(crate) fn peek_temp(&self) -> u64 {
-        self.names.next_char('t')
+    /// The underlying generator, for an analysis that draws from it directly.
+    pub(crate) fn run_mut(&mut self) -> &mut loopir::pipeline::NameGen {
+        &mut self.names
     }
 
     /// The next parallel-task scope name.

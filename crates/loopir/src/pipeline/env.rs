@@ -57,8 +57,9 @@ pub struct PipelineEnv {
     /// The pipeline's own `trace_pipeline()` switch.
     #[serde(default, skip_serializing_if = "is_false")]
     pub trace_pipeline: bool,
-    /// Where the reference's fresh-name counters stood before the first pass; after a
-    /// run, [`super::LowerCtx::finish`] writes back where they stand.
+    /// Where the reference's fresh-name counters stood before the first pass, and where
+    /// the Func value bounds table's names end if it drew them before; after a run,
+    /// [`super::LowerCtx::finish`] writes back where they stand.
     #[serde(default, skip_serializing_if = "NameGenState::is_empty")]
     pub fresh_names: NameGenState,
 }
@@ -363,7 +364,8 @@ impl PipelineEnv {
     /// [`PipelineEnv::VERSION`]; no Func, image, parameter or output is listed twice, and
     /// no name is both a Func and an image; `order` lists Funcs, each once; outputs are
     /// Funcs; a Func has at least one value type; `storage_order` is a permutation of
-    /// `args`; explicit bounds name pure arguments; counters are in range.
+    /// `args`; explicit bounds name pure arguments; counters are in range, and the end of
+    /// the Func value bounds table's names is not above the `t` counter.
     pub fn validate(&self) -> Result<(), EnvError> {
         if self.version != PipelineEnv::VERSION {
             return Err(EnvError::field(
@@ -470,6 +472,19 @@ impl PipelineEnv {
                 return Err(EnvError::field(
                     format!("fresh_names.prefixes.{p}"),
                     format!("{n} is out of range: the reference's counters are at most {MAX_COUNTER}"),
+                ));
+            }
+        }
+        if let Some(end) = self.fresh_names.func_value_bounds_end {
+            // The table's names were drawn before the counter stood where it stands.
+            let t = self.fresh_names.chars.get(&'t').copied().unwrap_or(0);
+            if end > t {
+                return Err(EnvError::field(
+                    "fresh_names.func_value_bounds_end",
+                    format!(
+                        "{end} is above the `t` counter ({t}): the Func value bounds table's names were drawn \
+                         before the counter stood where `fresh_names.chars.t` says"
+                    ),
                 ));
             }
         }

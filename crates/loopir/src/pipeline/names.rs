@@ -18,6 +18,12 @@
 //! hashes prefixes into 16,384 buckets, so two prefixes can share a counter there; here
 //! every sanitized prefix has its own counter, which differs from the reference only when
 //! its hash collides.
+//!
+//! Besides its counters, the state records where the `t` names of the Func value bounds
+//! table end, once that table has drawn them ([`NameGen::func_value_bounds_end`]). The
+//! reference computes the table outside any pass, between tracing and computation bounds
+//! inference, and the bounds passes number its names from this mark (`docs/pipeline.md`,
+//! "The Func value bounds table").
 
 use std::collections::BTreeMap;
 
@@ -29,9 +35,10 @@ use crate::expr::{Name, name};
 /// are C `int`s.
 pub const MAX_COUNTER: u64 = i32::MAX as u64;
 
-/// The counters of a [`NameGen`], as the environment's `fresh_names` field spells them:
-/// `{"chars": {"t": 566}, "prefixes": {"parallel_task": 1}}`, each the next number its
-/// family will draw. A family that is not listed starts at 0.
+/// The state of a [`NameGen`], as the environment's `fresh_names` field spells it:
+/// `{"chars": {"t": 566}, "prefixes": {"parallel_task": 1}, "func_value_bounds_end": 566}`,
+/// each counter the next number its family will draw (a family that is not listed starts
+/// at 0), and where the Func value bounds table's `t` names end if it drew them already.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NameGenState {
@@ -41,13 +48,20 @@ pub struct NameGenState {
     /// Prefixed families (`unique_name("lane")`), keyed by the sanitized prefix.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub prefixes: BTreeMap<String, u64>,
+    /// One past the last `t` number of the Func value bounds table's names, when the
+    /// table drew them before (the reference's state at the start of computation bounds
+    /// inference, where a `bounds.env.json` reads its counter); at most the `t` counter.
+    /// Not listed: the table has not drawn its names, and the first bounds pass that
+    /// needs it draws them from the `t` counter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub func_value_bounds_end: Option<u64>,
 }
 
 impl NameGenState {
     /// Whether no family is listed (a family listed at 0 is listed: it says where the
-    /// counter stands).
+    /// counter stands) and the table's names are not placed.
     pub fn is_empty(&self) -> bool {
-        self.chars.is_empty() && self.prefixes.is_empty()
+        self.chars.is_empty() && self.prefixes.is_empty() && self.func_value_bounds_end.is_none()
     }
 }
 
@@ -82,6 +96,7 @@ pub struct CounterOutOfRange {
 pub struct NameGen {
     chars: BTreeMap<char, u64>,
     prefixes: BTreeMap<String, u64>,
+    func_value_bounds_end: Option<u64>,
     /// Every name drawn, in order, once [`NameGen::record`] was called.
     minted: Option<Vec<Name>>,
 }
@@ -101,12 +116,36 @@ impl NameGen {
         for (p, &n) in &state.prefixes {
             g.set_next_prefixed(p, n)?;
         }
+        if let Some(end) = state.func_value_bounds_end {
+            if end > MAX_COUNTER {
+                return Err(CounterOutOfRange { family: "func_value_bounds_end".to_owned(), value: end });
+            }
+            g.func_value_bounds_end = Some(end);
+        }
         Ok(g)
     }
 
-    /// The counters as they stand (the families that ever drew or were seeded).
+    /// The state as it stands: the families that ever drew or were seeded, and the end
+    /// of the Func value bounds table's names if they are placed.
     pub fn state(&self) -> NameGenState {
-        NameGenState { chars: self.chars.clone(), prefixes: self.prefixes.clone() }
+        NameGenState {
+            chars: self.chars.clone(),
+            prefixes: self.prefixes.clone(),
+            func_value_bounds_end: self.func_value_bounds_end,
+        }
+    }
+
+    /// One past the last `t` number of the Func value bounds table's names, if the table
+    /// drew them: before the run (the environment says so) or in it (the first bounds
+    /// pass that needed the table drew them from this generator and recorded where they
+    /// end). `None`: the table has not drawn its names yet.
+    pub fn func_value_bounds_end(&self) -> Option<u64> {
+        self.func_value_bounds_end
+    }
+
+    /// Records that the Func value bounds table's `t` names end just before `end`.
+    pub fn set_func_value_bounds_end(&mut self, end: u64) {
+        self.func_value_bounds_end = Some(end);
     }
 
     /// Starts recording every name drawn (see [`NameGen::minted`]); tests use it to show
@@ -262,6 +301,25 @@ mod tests {
         assert_eq!(again.state(), state);
         let too_big = NameGenState { chars: [('t', MAX_COUNTER + 1)].into(), ..NameGenState::default() };
         assert!(NameGen::from_state(&too_big).is_err());
+    }
+
+    #[test]
+    fn the_value_bounds_table_end_travels_with_the_counters() {
+        let mut g = NameGen::new();
+        assert_eq!(g.func_value_bounds_end(), None);
+        g.set_next_char('t', 10).expect("in range");
+        g.set_func_value_bounds_end(7);
+        let json = serde_json::to_string(&g.state()).expect("serializable");
+        assert_eq!(json, r#"{"chars":{"t":10},"func_value_bounds_end":7}"#);
+        let again = NameGen::from_state(&serde_json::from_str(&json).expect("parses")).expect("in range");
+        assert_eq!(again.func_value_bounds_end(), Some(7));
+        assert!(!again.state().is_empty());
+        let too_big =
+            NameGenState { func_value_bounds_end: Some(MAX_COUNTER + 1), ..NameGenState::default() };
+        assert_eq!(
+            NameGen::from_state(&too_big).err().map(|e| e.family),
+            Some("func_value_bounds_end".to_owned())
+        );
     }
 
     #[test]
