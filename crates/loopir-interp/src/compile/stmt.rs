@@ -3,7 +3,9 @@
 use loopir::stack::with_stack;
 use loopir::{DeviceApi, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 
-use super::{AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, allocated_buffers, has_barrier};
+use super::{
+    AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, allocated_buffers, has_barrier,
+};
 use crate::code::{Instr, Reg};
 use crate::elem::Elem;
 use crate::error::{InterpError, node_line};
