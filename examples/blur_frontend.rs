@@ -2,8 +2,9 @@
 //! `.stmt` text), describes the pipeline in the passes' environments, and lowers it with
 //! loopir's passes in the reference compiler's order: tracing, computation bounds
 //! inference, allocation bounds inference, storage flattening, profiling; for a GPU
-//! target also the reference's two GPU passes around storage flattening, canonical GPU
-//! loop names before it and the choice of the device API after it.
+//! target also the reference's GPU passes around storage flattening: canonical GPU loop
+//! names before it, and after it the choice of the device API and the host-device buffer
+//! copies (device allocations, copies to and from the device, dirty bits, device frees).
 //!
 //! Three pipelines:
 //! - a two-stage blur, `blur_x` computed per row of `out`, `out` parallel over its rows;
@@ -11,12 +12,9 @@
 //! - the blur on a CUDA target, both stages computed at the root in 8x8 tiles of GPU
 //!   threads, one tile per GPU block.
 //!
-//! For the GPU target, one pass of the reference between storage flattening and
-//! profiling is not in loopir: `inject_host_dev_buffer_copies`, which allocates buffers on
-//! the device, copies them between host and device and keeps their dirty bits. Without it
-//! the lowered GPU pipeline's kernels address the host buffers, so it is not runnable on
-//! a GPU as it stands, and the profiler's report has none of the `(copy to device)` rows
-//! the reference's would. [`skipped_passes`] says so in the example's output.
+//! The reference's other passes in between (sliding window, simplification, image checks,
+//! stage skipping and more) change the text of the IR, not what these pipelines compute:
+//! `docs/embedding.md` lists them.
 //!
 //! Run it with `cargo run --release --example blur_frontend`; `tests/blur_frontend.rs`
 //! snapshots its output and runs the lowered IR through the interpreter.
@@ -35,7 +33,7 @@ use loopir::pipeline::{
 };
 use loopir::{DeviceApi, Expr, MinExtent, Stmt, Type, stmt_to_string};
 use loopir_bounds::{AllocationBounds, ComputationBounds};
-use loopir_lower::{CanonicalizeGpuVars, SelectGpuApi, StorageFlattening};
+use loopir_lower::{CanonicalizeGpuVars, InjectHostDevBufferCopies, SelectGpuApi, StorageFlattening};
 use loopir_profiling::{EntryTable, InjectProfiling, InjectTracing};
 
 /// One pipeline as the frontend hands it to loopir: the IR, and the one environment that
@@ -307,8 +305,8 @@ pub fn gpu_blur() -> FrontendPipeline {
 
 /// The passes for `env`'s target, in the reference's order: tracing, computation bounds,
 /// allocation bounds, storage flattening, profiling; on a target with a GPU, canonical
-/// GPU loop names just before storage flattening and the device API of `Default_GPU`
-/// loops just after it, as the reference does.
+/// GPU loop names just before storage flattening, and just after it the device API of
+/// `Default_GPU` loops then the host-device buffer copies, as the reference does.
 pub fn passes(env: &PipelineEnv) -> Pipeline {
     let gpu = env.target.default_device_api.is_some();
     let mut passes = Pipeline::new().with(InjectTracing).with(ComputationBounds).with(AllocationBounds);
@@ -317,40 +315,9 @@ pub fn passes(env: &PipelineEnv) -> Pipeline {
     }
     passes = passes.with(StorageFlattening);
     if gpu {
-        passes = passes.with(SelectGpuApi);
+        passes = passes.with(SelectGpuApi).with(InjectHostDevBufferCopies);
     }
     passes.with(InjectProfiling::default())
-}
-
-/// What the reference would run between these passes for `env`'s target that loopir does
-/// not have and that changes what the lowered pipeline does, with why it matters. (The
-/// reference's other passes in between, sliding window, simplification, image checks,
-/// stage skipping and more, change the text of the IR, not what it computes on the host:
-/// `docs/embedding.md` lists them.)
-pub fn skipped_passes(env: &PipelineEnv) -> Vec<String> {
-    if env.target.default_device_api.is_none() {
-        return Vec::new();
-    }
-    // `a`, `b` and `c`.
-    let quoted = |names: Vec<&str>| {
-        let mut names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
-        let last = names.pop().unwrap_or_default();
-        if names.is_empty() { last } else { format!("{} and {last}", names.join(", ")) }
-    };
-    let outputs: Vec<&str> = env.outputs.iter().map(|o| o.buffer_name()).collect();
-    let realized = env.funcs.iter().map(|f| f.name.as_str()).filter(|f| !outputs.contains(f)).collect();
-    let external = env.images.iter().map(|i| i.name.as_str()).chain(outputs.iter().copied()).collect();
-    vec![format!(
-        "inject_host_dev_buffer_copies (the reference runs it just after selecting the GPU API): not in \
-         loopir. It would allocate {realized} on the device (and not on the host, `allocate ... if \
-         false`, where only kernels touch it), \
-         copy {external} to the device before the kernels that use them (`halide_copy_to_device`), mark \
-         what the kernels write dirty on the device and free each device allocation after its last use. \
-         Without it the kernels of the final IR above address host memory: that IR is not runnable on a \
-         GPU as it stands, and the profiler has none of the reference's `(copy to device)` rows.",
-        realized = quoted(realized),
-        external = quoted(external),
-    )]
 }
 
 /// Keeps the IR storage flattening returns.
@@ -397,13 +364,6 @@ pub fn report(p: &FrontendPipeline) -> Result<String, Box<dyn Error>> {
     out.push_str(&stmt_to_string(&lowered.profiled));
     writeln!(out, "\n== {name}: the profiler report's entries ==")?;
     out.push_str(&lowered.entries.render_tree());
-    let skipped = skipped_passes(&p.env);
-    if !skipped.is_empty() {
-        writeln!(out, "\n== {name}: passes of the reference not run ==")?;
-        for note in skipped {
-            writeln!(out, "- {note}")?;
-        }
-    }
     Ok(out)
 }
 
@@ -415,6 +375,7 @@ fn describe(pass: &str) -> &str {
         "gpu_vars" => "GPU loop names",
         "flatten" => "flattening",
         "gpu_api" => "GPU API selection",
+        "host_dev_copies" => "host-device copies",
         "profile" => "profiling",
         other => other,
     }

@@ -277,6 +277,10 @@ fn the_gpu_passes_run_as_lower_passes_and_match_the_oracle() {
     let on_cuda = loopir(&["lower", "--passes", "gpu_api", "--env", &path(&env), "-"], &flattened);
     ok(&on_cuda);
     assert_eq!(on_cuda.stdout, read("26.selecting_a_gpu_api.stmt"));
+    // Then the host-device copies, which read nothing of the env.
+    let copies = loopir(&["lower", "--passes", "host_dev_copies", "-"], &read("26.selecting_a_gpu_api.stmt"));
+    ok(&copies);
+    assert_eq!(copies.stdout, read("27.injecting_host_dev_buffer_copies.stmt"));
     // Without a device API to choose, the pass refuses rather than leave Default_GPU.
     let no_api = loopir(&["lower", "--passes", "gpu_api", "-"], &flattened);
     assert_eq!(no_api.status.code(), Some(1), "{}", stderr(&no_api));

@@ -116,3 +116,30 @@ _halide_buffer_set_device_dirty((struct halide_buffer_t *)out.buffer, true)
     m.run().expect("runs");
     assert_eq!(m.read_buffer("out").expect("out").values, vec![6, 7, 8, 9]);
 }
+
+#[test]
+fn a_kernel_that_first_names_a_buffer_argument_uses_its_device_copy() {
+    // As lowered IR without the reference's buffer unpacking writes it: `input` and `out`
+    // are free names, first used inside the kernel. The kernel must still read and write
+    // their device copies (it used to write `out`'s host memory, which the copy back of
+    // the device-dirty output then overwrote with the device's stale values).
+    let text = "let r1 = halide_copy_to_device((struct halide_buffer_t *)input.buffer, (struct halide_device_interface_t const *)halide_cuda_device_interface())
+let r2 = halide_copy_to_device((struct halide_buffer_t *)out.buffer, (struct halide_device_interface_t const *)halide_cuda_device_interface())
+gpu_block<CUDA> (b, 0, 0) {
+ gpu_thread<CUDA> (t, 0, 3) {
+  out[t] = input[t] + 1
+ }
+}
+_halide_buffer_set_device_dirty((struct halide_buffer_t *)out.buffer, true)
+";
+    let stmt = loopir::parse_stmt(text).expect("parses");
+    let program = compile(&stmt).expect("compiles");
+    let mut rt = HostRuntime::new();
+    let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
+    let mut input = Buffer::new(Elem::I32, &[0], &[4]);
+    input.values = vec![5, 6, 7, 8];
+    m.bind_buffer("input", &input).expect("input");
+    m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[4])).expect("out");
+    m.run().expect("runs");
+    assert_eq!(m.read_buffer("out").expect("out").values, vec![6, 7, 8, 9]);
+}

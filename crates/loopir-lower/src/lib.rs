@@ -10,8 +10,9 @@
 //! | [`zero_gpu_loop_mins`](mod@zero_gpu_loop_mins) | GPU loops rebased to start at zero (the first step of storage flattening) |
 //! | [`canonicalize_gpu_vars`](mod@canonicalize_gpu_vars) | [`canonicalize_gpu_vars`](fn@canonicalize_gpu_vars): GPU loops named after their block or thread index (`.block_id_x`), the GPU schedule checked |
 //! | [`select_gpu_api`](mod@select_gpu_api) | [`select_gpu_api`](fn@select_gpu_api): `Default_GPU` loops put on the target's device API |
+//! | [`inject_host_dev_buffer_copies`](mod@inject_host_dev_buffer_copies) | [`inject_host_dev_buffer_copies`](fn@inject_host_dev_buffer_copies): device allocations, copies, dirty bits and frees of the buffers GPU loops use |
 //! | [`flatten_env`] | [`FlattenEnv`]: what storage flattening knows beyond the IR |
-//! | [`passes`] | [`CanonicalizeGpuVars`], [`StorageFlattening`], [`SelectGpuApi`]: the passes of a [`loopir::pipeline::Pipeline`] |
+//! | [`passes`] | [`CanonicalizeGpuVars`], [`StorageFlattening`], [`SelectGpuApi`], [`InjectHostDevBufferCopies`]: the passes of a [`loopir::pipeline::Pipeline`] |
 //! | [`fresh_names`] | where the `t<N>` counter starts when the caller does not know it |
 //! | [`error`] | [`LowerError`] |
 //!
@@ -39,6 +40,7 @@ pub mod canonicalize_gpu_vars;
 pub mod error;
 pub mod flatten_env;
 pub mod fresh_names;
+pub mod inject_host_dev_buffer_copies;
 pub mod passes;
 pub mod select_gpu_api;
 pub mod storage_flattening;
@@ -47,7 +49,8 @@ pub mod zero_gpu_loop_mins;
 pub use canonicalize_gpu_vars::canonicalize_gpu_vars;
 pub use error::LowerError;
 pub use flatten_env::{FlattenEnv, FlattenFunc, StorageDim, infer_images};
-pub use passes::{CanonicalizeGpuVars, SelectGpuApi, StorageFlattening};
+pub use inject_host_dev_buffer_copies::inject_host_dev_buffer_copies;
+pub use passes::{CanonicalizeGpuVars, InjectHostDevBufferCopies, SelectGpuApi, StorageFlattening};
 pub use select_gpu_api::select_gpu_api;
 pub use storage_flattening::storage_flattening;
 

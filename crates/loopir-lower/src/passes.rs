@@ -1,6 +1,6 @@
 //! The lowering passes of this crate as [`Pass`]es of a [`loopir::pipeline::Pipeline`],
 //! for frontends that run every pass over one [`LowerCtx`]: [`CanonicalizeGpuVars`],
-//! [`StorageFlattening`], [`SelectGpuApi`].
+//! [`StorageFlattening`], [`SelectGpuApi`], [`InjectHostDevBufferCopies`].
 
 use loopir::Stmt;
 use loopir::pipeline::{IrStage, LowerCtx, Pass, PassError};
@@ -9,6 +9,7 @@ use loopir_bounds::env::BoundsEnv;
 use crate::canonicalize_gpu_vars::canonicalize_gpu_vars;
 use crate::flatten_env::{FlattenEnv, StorageDim, infer_images};
 use crate::fresh_names::first_unused_t;
+use crate::inject_host_dev_buffer_copies::inject_host_dev_buffer_copies;
 use crate::select_gpu_api::select_gpu_api;
 use crate::storage_flattening::storage_flattening;
 
@@ -104,6 +105,29 @@ impl Pass for SelectGpuApi {
             ));
         };
         select_gpu_api(stmt, api).map_err(PassError::new)
+    }
+}
+
+/// The device allocations, copies and dirty bits of the buffers GPU loops use
+/// ([`crate::inject_host_dev_buffer_copies`](fn@crate::inject_host_dev_buffer_copies)):
+/// storage-flattened IR in and out, just after [`SelectGpuApi`] as in the reference. It
+/// reads nothing of the environment; the names of the runtime calls' results
+/// (`halide_copy_to_device_result`, ...) come from the run's generator.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct InjectHostDevBufferCopies;
+
+impl Pass for InjectHostDevBufferCopies {
+    fn name(&self) -> &'static str {
+        "host_dev_copies"
+    }
+    fn expects(&self) -> IrStage {
+        IrStage::Flattened
+    }
+    fn produces(&self) -> IrStage {
+        IrStage::Flattened
+    }
+    fn run(&self, stmt: &Stmt, lower: &mut LowerCtx) -> Result<Stmt, PassError> {
+        inject_host_dev_buffer_copies(stmt, lower.names()).map_err(PassError::new)
     }
 }
 

@@ -1,13 +1,17 @@
 //! Storage flattening on deep and long IR: 100,000 nested loops, 100,000 nested
 //! realizations, a 100,000-deep expression and a million statements, on a test thread's
 //! default stack, each in time proportional to its size; the GPU passes on 100,000 loops
-//! nested in a GPU kernel.
+//! nested in a GPU kernel; the host-device copies of a buffer used on both sides inside
+//! 100,000 nested host loops.
 
 use std::time::Instant;
 
 use loopir::visit::Visitor;
 use loopir::{DeviceApi, Expr, ExprKind, ForType, MemoryType, MinExtent, MinMax, Stmt, StmtKind, Type, make};
-use loopir_lower::{FlattenEnv, FlattenFunc, canonicalize_gpu_vars, select_gpu_api, storage_flattening};
+use loopir_lower::{
+    FlattenEnv, FlattenFunc, canonicalize_gpu_vars, inject_host_dev_buffer_copies, select_gpu_api,
+    storage_flattening,
+};
 
 fn env() -> FlattenEnv {
     let mut env = FlattenEnv::default();
@@ -196,4 +200,84 @@ fn the_gpu_passes_on_a_hundred_thousand_loops_in_a_kernel() {
     uses.visit_stmt(&on_cuda);
     assert_eq!(uses.gpu_loops, ["b.block_id_x", "t.thread_id_x"]);
     assert_eq!((uses.block_uses, uses.old_uses), (100_001, 0));
+}
+
+#[test]
+fn host_dev_buffer_copies_through_a_hundred_thousand_host_loops() {
+    // allocate f { let f.buffer = make(f) in produce out { 100,000 serial loops {
+    //   gpu_block<CUDA> (b) { f[b] = b + b + ... }  out[0] = f[0] } } }, the sum 100,000 deep.
+    let b = Expr::var_i32("b");
+    let mut value = b.clone();
+    for _ in 0..100_000 {
+        value = make::add(value, b.clone());
+    }
+    let store = Stmt::store("f", value, b.clone(), Expr::const_true(), Default::default()).expect("a store");
+    let kernel = Stmt::for_loop(
+        "b",
+        MinMax::new(Expr::i32(0), Expr::i32(7)),
+        ForType::GpuBlock,
+        DeviceApi::Cuda,
+        store,
+    )
+    .expect("a GPU loop");
+    let read =
+        Expr::load(Type::INT32, "f", Expr::i32(0), Expr::const_true(), Default::default()).expect("a load");
+    let host =
+        Stmt::store("out", read, Expr::i32(0), Expr::const_true(), Default::default()).expect("a store");
+    let mut s = Stmt::block(vec![kernel, host]);
+    for i in 0..100_000 {
+        s = Stmt::for_loop(
+            format!("l{i}"),
+            MinMax::new(Expr::i32(0), Expr::i32(1)),
+            ForType::Serial,
+            DeviceApi::None,
+            s,
+        )
+        .expect("a loop");
+    }
+    let make_buffer = Expr::call(
+        Type::buffer_ptr(),
+        "make_buffer",
+        vec![Expr::var(Type::void_ptr(), "f")],
+        loopir::CallType::Extern,
+    );
+    s = Stmt::let_stmt("f.buffer", make_buffer, Stmt::produce("out", s));
+    s = Stmt::allocate("f", Type::INT32, MemoryType::Auto, vec![Expr::i32(8)], Expr::const_true(), s)
+        .expect("an allocation");
+
+    let clock = Instant::now();
+    let out = inject_host_dev_buffer_copies(&s, &mut loopir::pipeline::NameGen::new()).expect("the copies");
+    println!("inject_host_dev_buffer_copies: {:?}", clock.elapsed());
+
+    #[derive(Default)]
+    struct Calls(std::collections::BTreeMap<String, usize>);
+    impl Visitor for Calls {
+        fn visit_expr(&mut self, e: &Expr) {
+            if let ExprKind::Call { name, call_type: loopir::CallType::Extern, .. } = e.kind() {
+                *self.0.entry(name.to_string()).or_default() += 1;
+            }
+            self.super_expr(e)
+        }
+    }
+    let mut calls = Calls::default();
+    calls.visit_stmt(&out);
+    let count = |n: &str| calls.0.get(n).copied().unwrap_or(0);
+    // f: a combined allocation, copied to the device before the kernel (nothing is known
+    // inside a loop that uses it on both sides) and back before the host reads it, freed
+    // after the outermost loop. out: copied to the host before the outermost loop (an
+    // output's state is unknown), marked host-dirty after it.
+    assert_eq!(
+        [
+            "halide_device_and_host_malloc",
+            "halide_device_and_host_free",
+            "halide_copy_to_device",
+            "halide_copy_to_host",
+            "_halide_buffer_set_device_dirty",
+            "_halide_buffer_set_host_dirty",
+        ]
+        .map(count),
+        [1, 1, 1, 2, 1, 1],
+        "{:?}",
+        calls.0
+    );
 }

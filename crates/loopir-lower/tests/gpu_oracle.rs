@@ -2,7 +2,9 @@
 //! `host-cuda-profile`): `canonicalize_gpu_vars` on the stage file before
 //! `21.canonicalizing_gpu_var_names.stmt` must print that file byte for byte, and
 //! `select_gpu_api` with CUDA on the stage file before `26.selecting_a_gpu_api.stmt`
-//! likewise. A case without the stage file is one where the reference's pass changed
+//! likewise; `inject_host_dev_buffer_copies` on the stage file before
+//! `27.injecting_host_dev_buffer_copies.stmt` likewise (every case has that file). A case
+//! without the stage file is one where the reference's pass changed
 //! nothing (identical stages are left out of the oracle): there the pass must return its
 //! input unchanged.
 
@@ -113,4 +115,44 @@ fn selecting_a_gpu_api_matches_the_reference_on_every_cuda_case() {
         select_gpu_api(s, DeviceApi::Cuda).map_err(|e| format!("pass: {e}"))
     });
     assert_eq!(changed, 15, "cases where the reference chose the API of Default_GPU loops");
+}
+
+/// The cases where `inject_host_dev_buffer_copies` does not print the reference's stage
+/// file, each with why (see the test below).
+const HOST_DEV_COPIES_DIFFER: &[(&str, &str)] = &[];
+
+#[test]
+fn injecting_host_dev_buffer_copies_matches_the_reference_on_the_cuda_cases() {
+    let cases = cuda_cases();
+    let mut exact = 0;
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let result =
+            stage_pair(case, 27, "injecting_host_dev_buffer_copies").and_then(|(before, after, exists)| {
+                if !exists {
+                    return Err("the reference's stage file is missing".into());
+                }
+                let (input, _) = parse(case, &before)?;
+                let expected = std::fs::read_to_string(&after).map_err(|e| e.to_string())?;
+                let mut names = loopir::pipeline::NameGen::new();
+                let out = loopir_lower::inject_host_dev_buffer_copies(&input, &mut names)
+                    .map_err(|e| format!("pass: {e}"))?
+                    .to_string();
+                if out == expected { Ok(()) } else { Err(first_difference(&out, &expected)) }
+            });
+        match result {
+            Ok(()) => exact += 1,
+            Err(e) => failures.push((name, e)),
+        }
+    }
+    let listed: Vec<&str> = HOST_DEV_COPIES_DIFFER.iter().map(|(c, _)| *c).collect();
+    let differing: Vec<&str> = failures.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(
+        differing,
+        listed,
+        "the cases that differ are not the listed ones:\n{}",
+        failures.iter().map(|(c, e)| format!("{c}: {e}")).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(exact, 17 - HOST_DEV_COPIES_DIFFER.len(), "cases matching the reference byte for byte");
 }

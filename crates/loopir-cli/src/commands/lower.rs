@@ -151,6 +151,14 @@ pub const PASSES: &[Pass] = &[
         file_kind: EnvFileKind::Pipeline,
         make: |_| Box::new(loopir_lower::SelectGpuApi),
     },
+    Pass {
+        name: "host_dev_copies",
+        summary: "device allocations, copies to and from the device, dirty bits and device frees of the \
+                  buffers GPU loops use; after `gpu_api`",
+        env: "nothing",
+        file_kind: EnvFileKind::Pipeline,
+        make: |_| Box::new(loopir_lower::InjectHostDevBufferCopies),
+    },
 ];
 
 /// The registry entry named `name`.

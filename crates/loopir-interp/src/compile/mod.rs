@@ -607,5 +607,23 @@ fn accessed_buffers(s: &Stmt) -> Vec<Name> {
     n.0
 }
 
+/// The buffers `s` allocates (`Allocate` nodes anywhere in it).
+fn allocated_buffers(s: &Stmt) -> Vec<Name> {
+    struct Names(Vec<Name>);
+    impl Visitor for Names {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if let StmtKind::Allocate { name, .. } = s.kind()
+                && !self.0.contains(name)
+            {
+                self.0.push(name.clone());
+            }
+            self.super_stmt(s);
+        }
+    }
+    let mut n = Names(Vec::new());
+    n.visit_stmt(s);
+    n.0
+}
+
 /// No register: used for an absent optional operand.
 const NONE: Reg = NO_REG;

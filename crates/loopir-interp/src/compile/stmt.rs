@@ -3,7 +3,9 @@
 use loopir::stack::with_stack;
 use loopir::{DeviceApi, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 
-use super::{AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, has_barrier};
+use super::{
+    AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, allocated_buffers, has_barrier,
+};
 use crate::code::{Instr, Reg};
 use crate::elem::Elem;
 use crate::error::{InterpError, node_line};
@@ -364,8 +366,16 @@ impl Compiler<'_> {
         let mut views = Vec::new();
         if enters_device {
             self.in_device = true;
+            let inner = allocated_buffers(body);
             for b in accessed_buffers(body) {
-                let Some(host) = self.value(&b).map(|v| v.reg) else { continue };
+                let host = match self.value(&b) {
+                    Some(v) => v.reg,
+                    // The kernel's own memory has no host side.
+                    None if inner.contains(&b) => continue,
+                    // A buffer argument the program first names inside the kernel: its
+                    // host pointer, so that the kernel still goes through the device copy.
+                    None => self.variable(&b, Type::void_ptr()).map_err(|e| Self::at(s, e))?.reg,
+                };
                 let descriptor_name = Name::from(format!("{b}.buffer"));
                 let descriptor = match self.value(&descriptor_name) {
                     Some(v) => v.reg,
