@@ -11,6 +11,7 @@
 
 mod call;
 mod expr;
+mod group;
 mod stmt;
 
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, Type, Visitor};
@@ -116,6 +117,8 @@ struct Compiler<'r> {
     /// The constant pool: values, and the register of each.
     constants: Vec<u64>,
     constant_regs: FxHashMap<u64, Reg>,
+    /// The types of loads from GPU allocation groups.
+    groups: group::Groups,
 }
 
 impl<'r> Compiler<'r> {
@@ -146,6 +149,7 @@ impl<'r> Compiler<'r> {
             open_bounds: FxHashMap::default(),
             constants: Vec::new(),
             constant_regs: FxHashMap::default(),
+            groups: group::Groups::default(),
         }
     }
 

@@ -70,8 +70,13 @@ impl Compiler<'_> {
                 self.patch(jump, ok);
                 Ok(())
             }
-            StmtKind::ProducerConsumer { body, .. }
-            | StmtKind::Atomic { body, .. }
+            StmtKind::ProducerConsumer { name, is_producer, body } => {
+                self.groups.enter(name, *is_producer);
+                let r = self.stmt(body);
+                self.groups.leave();
+                r
+            }
+            StmtKind::Atomic { body, .. }
             | StmtKind::HoistedStorage { body, .. }
             | StmtKind::Prefetch { body, .. } => self.stmt(body),
             StmtKind::For { name, min, max, for_type, device_api, body, .. } => {
@@ -97,6 +102,7 @@ impl Compiler<'_> {
                     _ => (v.reg, self.elem(v.ty).map_err(|e| Self::at(s, e))?),
                 };
                 self.note_buffer_use(name, elem, true);
+                self.groups.stored(name, elem);
                 let ri = self.expr_as(index, Type::int(32, ty.lanes())).map_err(|e| Self::at(s, e))?;
                 let pred = if predicate.is_const_true() {
                     NONE
@@ -185,6 +191,7 @@ impl Compiler<'_> {
                         }
                     },
                 };
+                self.groups.allocate(name, elem);
                 self.bind_value(name, custom, Type::void_ptr());
                 self.allocs.entry(name.clone()).or_default().push(AllocBinding { owner, custom, free_fn });
                 let r = self.stmt(body);
