@@ -56,8 +56,13 @@ pub fn env_of(dir: &Path) -> Option<BoundsEnv> {
 /// Parses a file of a case with the case's Func types.
 pub fn parse(dir: &Path, file: &Path) -> Result<Stmt, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    parse_text(dir, file, &text)
+}
+
+/// Parses `text` (the contents of `file`, or an edited copy) with the case's Func types.
+pub fn parse_text(dir: &Path, file: &Path, text: &str) -> Result<Stmt, String> {
     let penv = env_of(dir).map(|e| e.parse_env()).unwrap_or_default();
-    loopir::parse_stmt_with_env(&text, &penv).map_err(|e| format!("{}: {e}", file.display()))
+    loopir::parse_stmt_with_env(text, &penv).map_err(|e| format!("{}: {e}", file.display()))
 }
 
 /// A run configuration with the case's parameters (those the program reads).
