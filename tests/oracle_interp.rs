@@ -43,9 +43,6 @@ const CANNOT_RUN: &[(&str, &str, &str)] = &[
     // size the late stages' bounds queries ask for.
     ("app_lens_blur.cpu", "", "interpreter limit"),
     ("app_max_filter.cpu", "", "interpreter limit"),
-    // A let in the GPU block, outside its thread loops, reads `.thread_id_y`: every thread
-    // of the block evaluates it, the interpreter evaluates a block's body once.
-    ("app_lens_blur.cuda", "35.", "`.thread_id_y`"),
 ];
 
 /// Cases whose stages need more operations (or memory) than the suite's budget at the
