@@ -336,6 +336,15 @@ pub fn stage_name(f: &Path) -> String {
 /// The run that sets a case's shapes: the latest stage that answers its own bounds
 /// query. `Err` when none can, with why.
 pub fn reference_run(case: &str, limit: u64) -> Result<(String, PipelineRun), String> {
+    reference_run_with(case, limit, &|text| text.to_owned())
+}
+
+/// [`reference_run`] on the stage texts as `edit` rewrites them.
+pub fn reference_run_with(
+    case: &str,
+    limit: u64,
+    edit: &dyn Fn(&str) -> String,
+) -> Result<(String, PipelineRun), String> {
     let dir = cases_dir().join(case);
     let mut why = "no stage answers a bounds query".to_owned();
     for f in stages(&dir).iter().rev() {
@@ -343,7 +352,7 @@ pub fn reference_run(case: &str, limit: u64) -> Result<(String, PipelineRun), St
         if NOT_IN_FILE.iter().any(|n| text.contains(n)) || !text.contains("_halide_buffer_is_bounds_query") {
             continue;
         }
-        let Ok(stmt) = parse(&dir, f) else { continue };
+        let Ok(stmt) = parse_text(&dir, f, &edit(&text)) else { continue };
         match run(case, &stmt, None, limit) {
             Ok(r) if r.shapes_from == loopir_interp::ShapeSource::BoundsQuery => {
                 return Ok((stage_name(f), r));
