@@ -56,8 +56,13 @@ pub fn env_of(dir: &Path) -> Option<BoundsEnv> {
 /// Parses a file of a case with the case's Func types.
 pub fn parse(dir: &Path, file: &Path) -> Result<Stmt, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    parse_text(dir, file, &text)
+}
+
+/// Parses `text` (the contents of `file`, or an edited copy) with the case's Func types.
+pub fn parse_text(dir: &Path, file: &Path, text: &str) -> Result<Stmt, String> {
     let penv = env_of(dir).map(|e| e.parse_env()).unwrap_or_default();
-    loopir::parse_stmt_with_env(&text, &penv).map_err(|e| format!("{}: {e}", file.display()))
+    loopir::parse_stmt_with_env(text, &penv).map_err(|e| format!("{}: {e}", file.display()))
 }
 
 /// A run configuration with the case's parameters (those the program reads).
@@ -331,6 +336,15 @@ pub fn stage_name(f: &Path) -> String {
 /// The run that sets a case's shapes: the latest stage that answers its own bounds
 /// query. `Err` when none can, with why.
 pub fn reference_run(case: &str, limit: u64) -> Result<(String, PipelineRun), String> {
+    reference_run_with(case, limit, &|text| text.to_owned())
+}
+
+/// [`reference_run`] on the stage texts as `edit` rewrites them.
+pub fn reference_run_with(
+    case: &str,
+    limit: u64,
+    edit: &dyn Fn(&str) -> String,
+) -> Result<(String, PipelineRun), String> {
     let dir = cases_dir().join(case);
     let mut why = "no stage answers a bounds query".to_owned();
     for f in stages(&dir).iter().rev() {
@@ -338,7 +352,7 @@ pub fn reference_run(case: &str, limit: u64) -> Result<(String, PipelineRun), St
         if NOT_IN_FILE.iter().any(|n| text.contains(n)) || !text.contains("_halide_buffer_is_bounds_query") {
             continue;
         }
-        let Ok(stmt) = parse(&dir, f) else { continue };
+        let Ok(stmt) = parse_text(&dir, f, &edit(&text)) else { continue };
         match run(case, &stmt, None, limit) {
             Ok(r) if r.shapes_from == loopir_interp::ShapeSource::BoundsQuery => {
                 return Ok((stage_name(f), r));

@@ -93,6 +93,29 @@ fn output_shapes_are_checked_against_the_pipeline() {
 }
 
 #[test]
+fn the_chosen_output_size_computes_something() {
+    // camera_pipe computes `(extent.0/64)*64 x (extent.1/32)*32` of its output: at 16x16
+    // and 32x32 it accepts the size and computes nothing, so the run takes the first
+    // size that leaves the output non-empty.
+    let params = [
+        "color_temp=3700",
+        "gamma=2.0",
+        "contrast=50",
+        "sharpen_strength=1.0",
+        "blackLevel=25",
+        "whiteLevel=1023",
+    ];
+    let mut args = vec!["run"];
+    for p in &params {
+        args.extend(["--param", p]);
+    }
+    let file = stage("app_camera_pipe.cpu", "44.");
+    args.push(&file);
+    let out = ok(&args);
+    assert!(out.starts_with("processed: uint8[0..63, 0..63, 0..2] "), "{out}");
+}
+
+#[test]
 fn dump_writes_every_buffer_with_its_shape() {
     let dir = scratch("run-dump");
     let out = ok(&[

@@ -153,6 +153,8 @@ pub enum Instr {
     SpawnThreads { var: Reg, min: Reg, max: Reg, end: Pc },
     /// Waits until every thread of the block reaches a barrier.
     Barrier,
+    /// Lets the other lanes of a warp catch up: the task goes behind every runnable one.
+    Yield,
     /// `dst = ` the memory a device kernel sees for the buffer whose descriptor is in
     /// `buffer` and host pointer in `host`.
     DeviceView { dst: Reg, buffer: Reg, host: Reg, site: u32 },
@@ -314,6 +316,7 @@ impl Instr {
             | Instr::Fork { .. }
             | Instr::TaskEnd
             | Instr::Barrier
+            | Instr::Yield
             | Instr::Unsupported { .. }
             | Instr::Halt => {}
         }

@@ -113,6 +113,7 @@ enum Stop {
     Spawn { var: Reg, min: i64, max: i64, end: Pc },
     Semaphore,
     Barrier,
+    Yield,
 }
 
 /// A buffer argument as bound.
@@ -498,6 +499,9 @@ impl<'p> Machine<'p> {
                     runnable.extend(children.into_iter().rev());
                 }
                 Stop::Semaphore => self.tasks[t].state = TaskState::WaitSemaphore,
+                // Every task runnable now runs before this one goes on (the tasks that
+                // yielded earlier first).
+                Stop::Yield => runnable.insert(0, t),
                 Stop::Barrier => match self.tasks[t].group {
                     None => runnable.push(t),
                     Some(g) => {
@@ -1405,6 +1409,11 @@ impl<'p> Machine<'p> {
                     *pc_out = pc as Pc;
                     self.ops = ops;
                     return Ok(Stop::Barrier);
+                }
+                Instr::Yield => {
+                    *pc_out = pc as Pc;
+                    self.ops = ops;
+                    return Ok(Stop::Yield);
                 }
                 Instr::DeviceView { dst, buffer, host, site } => {
                     match crate::device::view(

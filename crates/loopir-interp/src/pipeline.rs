@@ -7,8 +7,10 @@
 //! before the bounds-query code exists, from a probe: a run in which reads of an input
 //! outside its shape are recorded instead of refused, repeated until the inputs cover
 //! every read. Output sizes the caller does not give are chosen so that the pipeline's
-//! own checks pass: the smallest of a few candidate extents that the pipeline accepts,
-//! with constraints it states (`output.extent.2 == 3`) applied.
+//! own checks pass: the smallest of a few candidate extents that the pipeline accepts
+//! and that leaves some output non-empty (a pipeline that rounds its output size down
+//! to a multiple of its tile accepts a small size by computing nothing), with
+//! constraints it states (`output.extent.2 == 3`) applied.
 //!
 //! Input values are a function of the seed, the buffer's name and the coordinates, so
 //! two stages of one pipeline given the same shapes read the same values wherever they
@@ -100,6 +102,9 @@ pub fn run_pipeline(
     let candidates: Vec<Option<i32>> =
         if explicit { vec![None] } else { tried.iter().map(|&e| Some(e)).collect() };
     let mut last_err = None;
+    // The first accepted run whose outputs are all empty: used only if no candidate
+    // gives a non-empty one.
+    let mut empty_run = None;
     for candidate in candidates {
         let mut shapes: FxHashMap<String, Vec<Dim>> = config.shapes.clone();
         for b in &outputs {
@@ -114,11 +119,20 @@ pub fn run_pipeline(
             shapes.insert(b.name.to_string(), dense_dims(&extents));
         }
         match attempt(program, runtime, config, shapes, all_given, candidate.unwrap_or(16)) {
+            // A pipeline that rounds its output size down to a multiple of its tile
+            // (`(extent/64)*64`) accepts a small size by computing nothing: a run that
+            // shows nothing is worth less than one at the next size.
+            Ok(run) if candidate.is_some() && run.outputs.iter().all(|(_, b)| b.is_empty()) => {
+                empty_run.get_or_insert(run);
+            }
             Ok(run) => return Ok(run),
             // Only the pipeline's own checks make another size worth trying.
             Err(e) if e.is_assertion() && candidate.is_some() => last_err = Some(e),
             Err(e) => return Err(e),
         }
+    }
+    if let Some(run) = empty_run {
+        return Ok(run);
     }
     Err(last_err.unwrap_or_else(|| InterpError::new(ErrorKind::BadArgument, "no output size was accepted")))
 }

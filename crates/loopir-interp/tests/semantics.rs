@@ -207,6 +207,36 @@ out[1] = s[1]
 }
 
 #[test]
+fn loads_of_a_gpu_allocation_group_read_the_type_of_their_member() {
+    // Halide's text prints the loads inside `allocate` without a type. In a group of a
+    // GPU block's Funcs, packed into memory of the widest type, a load has the type of
+    // the member it reads (the one its section consumes, whose stores say its type) and
+    // indexes in that type's units: here the uint8 `b` at byte 8 and the int16 `c` in
+    // uint16 memory.
+    let text = "allocate allocgroup__a_b__c[uint16 * 8] in GPUShared
+produce a {
+ allocgroup__a_b__c[0] = 1000_u16
+}
+produce b {
+ consume a {
+  allocgroup__a_b__c[8] = uint8(allocgroup__a_b__c[0]/10_u16)
+ }
+}
+produce c {
+ allocgroup__a_b__c[5] = -7_i16
+}
+consume b {
+ out[0] = int32(allocgroup__a_b__c[8])
+}
+consume c {
+ out[1] = int32(allocgroup__a_b__c[5])
+}
+free allocgroup__a_b__c
+";
+    assert_eq!(ok(text, 2), vec![100, -7]);
+}
+
+#[test]
 fn fork_and_acquire_run_as_tasks() {
     let text = "let sema = (struct halide_semaphore_t *)make_struct(0)
 fork {

@@ -47,6 +47,43 @@ fn nested_thread_loops_form_one_block() {
 }
 
 #[test]
+fn the_lanes_of_a_warp_run_in_lockstep() {
+    // Thread loop fusion puts no barrier between the stages of a warp (iir_blur's
+    // transpose through shared memory): each lane reads what the others stored in the
+    // statements before, which serial execution of the lane loop would not have
+    // stored yet. `r` is each lane's own.
+    let text = "gpu_block<CUDA> (b, 0, 0) {
+ allocate buf[int32 * 4] in GPUShared
+ gpu_lane<CUDA> (l, 0, 3) {
+  allocate r[int32 * 1] in Register
+  r[0] = l + 10
+  buf[l] = r[0]
+  out[l] = buf[3 - l]
+  free r
+ }
+ free buf
+}
+";
+    assert_eq!(run_out(text, 4).expect("runs"), vec![13, 12, 11, 10]);
+}
+
+#[test]
+fn a_let_of_the_block_may_read_the_thread_ids() {
+    // Every thread runs the code of its block: thread loop fusion defines the linear
+    // thread id (lens_blur) before the loops that bind `.thread_id_x`.
+    let text = "gpu_block<CUDA> (b, 0, 0) {
+ let t = (.thread_id_y*3) + .thread_id_x
+ gpu_thread<CUDA> (.thread_id_y, 0, 1) {
+  gpu_thread<CUDA> (.thread_id_x, 0, 2) {
+   out[t] = t*10
+  }
+ }
+}
+";
+    assert_eq!(run_out(text, 6).expect("runs"), vec![0, 10, 20, 30, 40, 50]);
+}
+
+#[test]
 fn a_producer_waits_for_its_consumer_to_free_a_fold() {
     // The first task needs a permit the second gives back: run one after the other,
     // the first would wait forever.

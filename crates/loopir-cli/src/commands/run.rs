@@ -38,7 +38,8 @@ pub struct RunArgs {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
     /// The extents of an output buffer (`out=64x48x3`; mins are 0). Without it, the
-    /// smallest of 16, 32, 64, 128, 256 in every dimension that the pipeline accepts.
+    /// smallest of 16, 32, 64, 128, 256 in every dimension that the pipeline accepts
+    /// and computes something at.
     #[arg(long = "output", value_name = "NAME=E0xE1...")]
     outputs: Vec<String>,
     /// The seed of the input buffers' values.

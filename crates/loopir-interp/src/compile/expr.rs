@@ -238,7 +238,8 @@ impl Compiler<'_> {
             ExprKind::Load { name, index, predicate, .. } => {
                 let elem = match self.buffer_types.get(name) {
                     Some(e) => *e,
-                    None => self.elem(ty)?,
+                    // The text leaves out the type of a load of a GPU allocation group.
+                    None => self.groups.load_elem(name, self.elem(ty)?),
                 };
                 let ptr = self.variable(name, Type::void_ptr())?;
                 if !ptr.ty.is_handle() {

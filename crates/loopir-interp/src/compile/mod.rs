@@ -11,6 +11,7 @@
 
 mod call;
 mod expr;
+mod group;
 mod stmt;
 
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, Type, Visitor};
@@ -116,6 +117,14 @@ struct Compiler<'r> {
     /// The constant pool: values, and the register of each.
     constants: Vec<u64>,
     constant_regs: FxHashMap<u64, Reg>,
+    /// The types of loads from GPU allocation groups.
+    groups: group::Groups,
+    /// Inside the body of a GPU lane loop: the allocations made in it, which each lane
+    /// has to itself.
+    lane_private: Option<Vec<Name>>,
+    /// Lets of a GPU block that read thread ids the thread loops inside them bind, and
+    /// whether each is bound now (see `Compiler::thread_body`).
+    thread_lets: Vec<(Name, Expr, bool)>,
 }
 
 impl<'r> Compiler<'r> {
@@ -146,6 +155,9 @@ impl<'r> Compiler<'r> {
             open_bounds: FxHashMap::default(),
             constants: Vec::new(),
             constant_regs: FxHashMap::default(),
+            groups: group::Groups::default(),
+            lane_private: None,
+            thread_lets: Vec::new(),
         }
     }
 
@@ -557,6 +569,26 @@ fn stated_buffer_types(s: &Stmt) -> FxHashMap<Name, Elem> {
 }
 
 /// Whether `s` contains a `gpu_thread_barrier` (so its GPU threads must run in step).
+/// The GPU thread ids (`.thread_id_x`, as Halide names the variables of fused thread
+/// loops) that `e` reads.
+fn thread_ids_read(e: &Expr) -> Vec<Name> {
+    struct Find(Vec<Name>);
+    impl Visitor for Find {
+        fn visit_expr(&mut self, e: &Expr) {
+            if let ExprKind::Variable(n) = e.kind()
+                && n.starts_with(".thread_id_")
+                && !self.0.contains(n)
+            {
+                self.0.push(n.clone());
+            }
+            self.super_expr(e);
+        }
+    }
+    let mut f = Find(Vec::new());
+    f.visit_expr(e);
+    f.0
+}
+
 fn has_barrier(s: &Stmt) -> bool {
     struct Find(bool);
     impl Visitor for Find {

@@ -5,6 +5,7 @@ use loopir::{DeviceApi, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind
 
 use super::{
     AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, allocated_buffers, has_barrier,
+    thread_ids_read,
 };
 use crate::code::{Instr, Reg};
 use crate::elem::Elem;
@@ -35,10 +36,18 @@ impl Compiler<'_> {
                 // A chain of lets is compiled in a loop: chains can be very long.
                 let mut cur = s.clone();
                 let mut names = Vec::new();
+                let deferred = self.thread_lets.len();
                 while let StmtKind::LetStmt { name, value, body } = cur.kind() {
-                    let v = self.expr(value).map_err(|e| Self::at(&cur, e))?;
-                    self.bind_let(name, v, value);
-                    names.push(name.clone());
+                    if self.in_device && thread_ids_read(value).iter().any(|t| self.value(t).is_none()) {
+                        // Every thread of a block runs the block's code, so a let there
+                        // may read the thread ids: each thread evaluates it inside the
+                        // thread loops.
+                        self.thread_lets.push((name.clone(), value.clone(), false));
+                    } else {
+                        let v = self.expr(value).map_err(|e| Self::at(&cur, e))?;
+                        self.bind_let(name, v, value);
+                        names.push(name.clone());
+                    }
                     let next = body.clone();
                     cur = next;
                 }
@@ -46,6 +55,7 @@ impl Compiler<'_> {
                 for n in names.iter().rev() {
                     self.unbind_value(n);
                 }
+                self.thread_lets.truncate(deferred);
                 r
             }
             StmtKind::Block(stmts) => {
@@ -72,8 +82,13 @@ impl Compiler<'_> {
                 self.patch(jump, ok);
                 Ok(())
             }
-            StmtKind::ProducerConsumer { body, .. }
-            | StmtKind::Atomic { body, .. }
+            StmtKind::ProducerConsumer { name, is_producer, body } => {
+                self.groups.enter(name, *is_producer);
+                let r = self.stmt(body);
+                self.groups.leave();
+                r
+            }
+            StmtKind::Atomic { body, .. }
             | StmtKind::HoistedStorage { body, .. }
             | StmtKind::Prefetch { body, .. } => self.stmt(body),
             StmtKind::For { name, min, max, for_type, device_api, body, .. } => {
@@ -99,6 +114,7 @@ impl Compiler<'_> {
                     _ => (v.reg, self.elem(v.ty).map_err(|e| Self::at(s, e))?),
                 };
                 self.note_buffer_use(name, elem, true);
+                self.groups.stored(name, elem);
                 let ri = self.expr_as(index, Type::int(32, ty.lanes())).map_err(|e| Self::at(s, e))?;
                 let pred = if predicate.is_const_true() {
                     NONE
@@ -117,6 +133,9 @@ impl Compiler<'_> {
                         lanes: ty.lanes(),
                         site,
                     });
+                }
+                if self.lane_private.as_ref().is_some_and(|p| !p.contains(name)) {
+                    self.emit(Instr::Yield);
                 }
                 Ok(())
             }
@@ -187,9 +206,16 @@ impl Compiler<'_> {
                         }
                     },
                 };
+                self.groups.allocate(name, elem);
                 self.bind_value(name, custom, Type::void_ptr());
                 self.allocs.entry(name.clone()).or_default().push(AllocBinding { owner, custom, free_fn });
+                if let Some(p) = &mut self.lane_private {
+                    p.push(name.clone());
+                }
                 let r = self.stmt(body);
+                if let Some(p) = &mut self.lane_private {
+                    p.retain(|n| n != name);
+                }
                 self.emit(Instr::Free { ptr: owner, custom, free_fn, scope_end: true, site });
                 if let Some(v) = self.allocs.get_mut(name) {
                     v.pop();
@@ -423,9 +449,24 @@ impl Compiler<'_> {
                 self.emit(Instr::Copy { dst: var, src: min, lanes: 1 });
                 self.stmt(body)
             }
-            ForType::GpuThread | ForType::GpuLane if has_barrier(body) => {
+            // The lanes of a warp run in lockstep: a lane reads what the other lanes
+            // stored before (thread loop fusion puts no barrier between a warp's
+            // stages). Each lane is a task that lets the others catch up after each
+            // store to memory it does not have to itself.
+            ForType::GpuLane => {
                 let spawn = self.emit(Instr::SpawnThreads { var, min, max, end: 0 });
-                self.stmt(body)?;
+                let outer = self.lane_private.replace(Vec::new());
+                let r = self.thread_body(body);
+                self.lane_private = outer;
+                r?;
+                self.emit(Instr::TaskEnd);
+                let end = self.here();
+                self.patch(spawn, end);
+                Ok(())
+            }
+            ForType::GpuThread if has_barrier(body) => {
+                let spawn = self.emit(Instr::SpawnThreads { var, min, max, end: 0 });
+                self.thread_body(body)?;
                 self.emit(Instr::TaskEnd);
                 let end = self.here();
                 self.patch(spawn, end);
@@ -434,13 +475,40 @@ impl Compiler<'_> {
             _ => {
                 let start = self.emit(Instr::LoopStart { var, min, max, end: 0 });
                 let body_pc = self.here();
-                self.stmt(body)?;
+                if for_type == ForType::GpuThread {
+                    self.thread_body(body)?;
+                } else {
+                    self.stmt(body)?;
+                }
                 self.emit(Instr::LoopNext { var, max, body: body_pc });
                 let end = self.here();
                 self.patch(start, end);
                 Ok(())
             }
         }
+    }
+
+    /// The body of a GPU thread or lane loop, after the block's lets that read thread
+    /// ids which are all bound now.
+    fn thread_body(&mut self, body: &Stmt) -> Result<(), InterpError> {
+        let mut bound = Vec::new();
+        for k in 0..self.thread_lets.len() {
+            let (name, value, done) = self.thread_lets[k].clone();
+            if done || thread_ids_read(&value).iter().any(|t| self.value(t).is_none()) {
+                continue;
+            }
+            let v = self.expr(&value)?;
+            self.bind_let(&name, v, &value);
+            self.thread_lets[k].2 = true;
+            bound.push(k);
+        }
+        let r = self.stmt(body);
+        for &k in bound.iter().rev() {
+            let name = self.thread_lets[k].0.clone();
+            self.unbind_value(&name);
+            self.thread_lets[k].2 = false;
+        }
+        r
     }
 
     fn provide(
