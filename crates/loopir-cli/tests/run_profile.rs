@@ -149,3 +149,27 @@ fn halide21_parentage_is_an_error_naming_the_event() {
         "{err}"
     );
 }
+
+#[test]
+fn events_left_without_their_end_are_a_note_not_a_wrong_parent() {
+    // From forking asynchronous producers on, the producer's task makes its own copy of
+    // the realization's begin event and never ends it.
+    let case = oracle_case("async_producer.trace");
+    let stage = case.join("stages/19.forking_asynchronous_producers.stmt");
+    let env = case.join("bounds.env.json");
+    let out = loopir(&["run", "--trace", "--env", &env.to_string_lossy(), &stage.to_string_lossy()], b"");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(": note: 17 trace events were never ended"), "{err}");
+    assert!(
+        err.contains(
+            "\n  event 7 `begin_realization f(0, 16, 0, 16)` (thread 1), still open when its thread ended\n"
+        ),
+        "{err}"
+    );
+    let log = stdout(&out);
+    assert!(log.contains("     7      6 begin_realization f(0, 16, 0, 16)\n"), "{log}");
+    // The consumer's task makes the realization's begin event again, and ends it.
+    assert_eq!(log.matches(" begin_realization f(0, 16, 0, 16)\n").count(), 2, "{log}");
+    assert_eq!(log.matches(" end_realization f(0, 16, 0, 16)\n").count(), 1, "{log}");
+}
