@@ -105,6 +105,80 @@ fn the_report_has_the_reference_runtimes_layout() {
     assert_eq!(text, ok(&["run", "--profile", "--output", "out=16x16", &profiled("two_parents.cpu")]));
 }
 
+/// The report's rows: (name slot, time text, percent per thousand), below the legend.
+fn rows(report: &str) -> Vec<(String, String, u64)> {
+    report
+        .lines()
+        .skip_while(|l| !l.starts_with("                         │"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("---"))
+        .map(|l| {
+            let cols: Vec<&str> = l.split('│').collect();
+            if cols[1].trim() == "(allocation)" {
+                return (cols[0].to_owned(), "(allocation)".to_owned(), 0);
+            }
+            let percent = cols[1].rsplit_once('(').map_or("", |(_, p)| p.trim().trim_end_matches("%)"));
+            let (whole, tenth) = percent.split_once('.').unwrap_or(("", ""));
+            let per_thousand = whole.trim().parse::<u64>().unwrap_or(u64::MAX) * 10
+                + tenth.parse::<u64>().unwrap_or(u64::MAX / 20);
+            (cols[0].to_owned(), cols[1][..9].to_owned(), per_thousand)
+        })
+        .collect()
+}
+
+#[test]
+fn the_wall_clock_bills_measured_time_to_the_same_rows() {
+    let program = profiled("two_parents.cpu");
+    let with = |flag: &str, clock: &str| {
+        ok(&["run", flag, "--profile-clock", clock, "--output", "out=64x32", &program])
+    };
+    let (ops, wall) = (with("--profile-json", "operations"), with("--profile-json", "wall"));
+    let (ops, wall): (serde_json::Value, serde_json::Value) =
+        (serde_json::from_str(&ops).expect("JSON"), serde_json::from_str(&wall).expect("JSON"));
+    let (po, pw) = (&ops["pipelines"][0], &wall["pipelines"][0]);
+    let total = pw["time_ns"].as_u64().expect("time_ns");
+    assert!(total > 0, "{pw}");
+    // The instance's time, start to end, is billed to its current entries, every
+    // nanosecond of it.
+    let funcs = pw["funcs"].as_array().expect("funcs");
+    let billed: u64 = funcs.iter().map(|f| f["time_ns"].as_u64().expect("time_ns")).sum();
+    assert_eq!(billed, total, "{pw}");
+    // One sample per microsecond billed.
+    assert!(pw["samples"].as_u64().expect("samples") <= total / 1000, "{pw}");
+    // Not the operation clock's figures: that bills a microsecond per operation, and the
+    // interpreter executes an operation in a few nanoseconds.
+    let op_total = po["time_ns"].as_u64().expect("time_ns");
+    assert_eq!(op_total % 1000, 0);
+    assert_eq!(po["samples"].as_u64(), Some(op_total / 1000));
+    assert!(total < op_total / 10, "wall {total} ns, operations {op_total} ns");
+    // Everything but time is the same.
+    for key in ["runs", "num_allocs", "memory_peak", "memory_total"] {
+        assert_eq!(pw[key], po[key], "{key}");
+    }
+
+    // The text form: the same rows, times and percentages well formed, the percentages
+    // (each rounded down) summing to at most 100%.
+    let (ops, wall) = (with("--profile", "operations"), with("--profile", "wall"));
+    let (ops_rows, wall_rows) = (rows(&ops), rows(&wall));
+    assert_eq!(
+        wall_rows.iter().map(|r| &r.0).collect::<Vec<_>>(),
+        ops_rows.iter().map(|r| &r.0).collect::<Vec<_>>(),
+        "{wall}"
+    );
+    assert!(wall_rows.len() >= 4, "{wall}");
+    for (name, time, _) in wall_rows.iter().filter(|r| r.1 != "(allocation)") {
+        let (value, unit) = time.split_at(7);
+        assert!(
+            value.trim().parse::<f64>().is_ok_and(|v| v >= 0.0) && (unit == "ms" || unit == "s "),
+            "{name}: {time}"
+        );
+    }
+    let percent: u64 = wall_rows.iter().map(|r| r.2).sum();
+    assert!(percent <= 1000, "{wall}");
+    let header = wall.lines().find(|l| l.starts_with(" total time: ")).expect("a header");
+    assert!(header.contains(" ms  samples: ") && header.contains("  runs: 1  time per run: "), "{header}");
+}
+
 #[test]
 fn allocation_rows_centre_their_label() {
     // harris hoists the storage of one Func out of its production.
@@ -148,4 +222,28 @@ fn halide21_parentage_is_an_error_naming_the_event() {
         ),
         "{err}"
     );
+}
+
+#[test]
+fn events_left_without_their_end_are_a_note_not_a_wrong_parent() {
+    // From forking asynchronous producers on, the producer's task makes its own copy of
+    // the realization's begin event and never ends it.
+    let case = oracle_case("async_producer.trace");
+    let stage = case.join("stages/19.forking_asynchronous_producers.stmt");
+    let env = case.join("bounds.env.json");
+    let out = loopir(&["run", "--trace", "--env", &env.to_string_lossy(), &stage.to_string_lossy()], b"");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(": note: 17 trace events were never ended"), "{err}");
+    assert!(
+        err.contains(
+            "\n  event 7 `begin_realization f(0, 16, 0, 16)` (thread 1), still open when its thread ended\n"
+        ),
+        "{err}"
+    );
+    let log = stdout(&out);
+    assert!(log.contains("     7      6 begin_realization f(0, 16, 0, 16)\n"), "{log}");
+    // The consumer's task makes the realization's begin event again, and ends it.
+    assert_eq!(log.matches(" begin_realization f(0, 16, 0, 16)\n").count(), 2, "{log}");
+    assert_eq!(log.matches(" end_realization f(0, 16, 0, 16)\n").count(), 1, "{log}");
 }

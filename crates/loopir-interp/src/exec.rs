@@ -514,6 +514,11 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The task that started the current one (`None` for the main task).
+    pub(crate) fn parent_task(&self) -> Option<i32> {
+        self.tasks.get(self.current_task).and_then(|t| t.parent).map(|p| p as i32)
+    }
+
     fn child(&mut self, parent: usize, pc: Pc, group: Option<usize>) -> usize {
         let regs = self.tasks[parent].regs.clone();
         self.tasks_started += 1;

@@ -493,31 +493,46 @@ fn float_text(x: f32) -> String {
     format!("{:.6}", x as f64)
 }
 
-/// A line being laid out: widths count characters, as the reference counts visible
-/// bytes (its tree glyphs are the only multi-byte characters it prints).
+/// A line being laid out. Widths count bytes, as the reference's do, except that a tree
+/// or column glyph (three bytes of UTF-8) counts as the one column it shows as: the
+/// reference adds each glyph's extra bytes to its padding target.
 struct Line {
     text: String,
     width: usize,
+    /// Where the glyphs of the name slot end (truncation within them counts each as 1).
+    glyphs_end: usize,
 }
 
 impl Line {
     fn new() -> Line {
-        Line { text: String::new(), width: 0 }
+        Line { text: String::new(), width: 0, glyphs_end: 0 }
     }
+    /// Text counted byte for byte.
     fn push(&mut self, s: &str) {
         self.text.push_str(s);
-        self.width += s.chars().count();
+        self.width += s.len();
+    }
+    /// A glyph, one column wide.
+    fn push_glyph(&mut self, g: char) {
+        self.text.push(g);
+        self.width += 1;
+        self.glyphs_end = self.text.len();
     }
     fn pad_to(&mut self, target: usize) {
         while self.width < target {
             self.push(" ");
         }
     }
+    /// Cuts the line to `target` columns. The reference cuts bytes, which may split a
+    /// multi-byte character of a name; here the whole character goes, and the padding
+    /// that follows fills its columns.
     fn truncate_to(&mut self, target: usize) {
         while self.width > target {
-            self.text.pop();
-            self.width -= 1;
+            let Some(c) = self.text.pop() else { break };
+            let counted = if self.text.len() < self.glyphs_end { 1 } else { c.len_utf8() };
+            self.width = self.width.saturating_sub(counted);
         }
+        self.glyphs_end = self.glyphs_end.min(self.text.len());
     }
 }
 
@@ -677,7 +692,8 @@ fn report_pipeline(out: &mut String, p: &PipelineStats) {
         cum[j].0 += f.time;
         cum[j].1 += f.active_threads_numerator;
         cum[j].2 += f.active_threads_denominator;
-        if depth[j] > 0 && f.parent >= 0 && (f.parent as usize) < n {
+        // As the reference: to any parent in the table, an orphan's too.
+        if f.parent >= 0 && (f.parent as usize) < n {
             let c = cum[j];
             let q = &mut cum[f.parent as usize];
             q.0 += c.0;
@@ -714,9 +730,13 @@ fn report_pipeline(out: &mut String, p: &PipelineStats) {
                             j = p.funcs[j].parent as usize;
                         }
                         for &a in &lineage[..d - 1] {
-                            l.push(if is_last[a] { " " } else { "│" });
+                            if is_last[a] {
+                                l.push(" ");
+                            } else {
+                                l.push_glyph('│');
+                            }
                         }
-                        l.push(if is_last[lineage[d - 1]] { "└" } else { "├" });
+                        l.push_glyph(if is_last[lineage[d - 1]] { '└' } else { '├' });
                     }
                     l.push(&f.name);
                     l.truncate_to(target);
@@ -772,7 +792,7 @@ fn report_pipeline(out: &mut String, p: &PipelineStats) {
                 },
                 b'|' => {
                     for _ in 0..w {
-                        l.push("│");
+                        l.push_glyph('│');
                     }
                 }
                 b'Z' => {
@@ -795,4 +815,155 @@ fn report_pipeline(out: &mut String, p: &PipelineStats) {
     }
     out.push_str(&"-".repeat(RULE_WIDTH));
     out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, parent: i32, kind: i32) -> FuncStats {
+        FuncStats {
+            name: name.to_owned(),
+            parent,
+            canonical_id: -1,
+            kind,
+            buffer_func_id: -1,
+            ..FuncStats::default()
+        }
+    }
+
+    fn profiler_of(pipelines: Vec<PipelineStats>) -> Profiler {
+        Profiler { pipelines, ..Profiler::new(ProfileClock::Operations) }
+    }
+
+    /// The first lines of the seed's example report (halide/Halide#9157, the reference
+    /// commit's PR: `nl_means` on the CPU), from the same statistics.
+    #[test]
+    fn the_header_is_the_seed_examples() {
+        let mut idle = entry("thread idle", -1, KIND_THREAD_IDLE);
+        idle.time = 5_200_000;
+        let p = PipelineStats {
+            name: "nl_means".into(),
+            funcs: vec![entry("overhead", -1, KIND_OVERHEAD), idle],
+            runs: 11,
+            billed_runs: 11,
+            samples: 66,
+            num_allocs: 10560,
+            time: 94_709_183,
+            memory_peak: 30_000_000,
+            active_threads_numerator: 3510,
+            active_threads_denominator: 66,
+            ..PipelineStats::default()
+        };
+        let report = profiler_of(vec![p]).report();
+        let lines: Vec<&str> = report.lines().collect();
+        assert_eq!(lines[0], "-".repeat(104));
+        assert_eq!(lines[1], "nl_means");
+        assert_eq!(lines[2], " total time: 94.709183 ms  samples: 66  runs: 11  time per run: 8.609925 ms");
+        assert_eq!(lines[3], " average threads used: 53.181820");
+        assert_eq!(lines[4], " heap allocations: 10560  peak heap usage: 30M");
+        assert_eq!(lines[5], "  name                   │ time     percent │ active│ heap │ peak │ avg  │");
+        assert_eq!(lines[6], "                         │                  │threads│allocs│  mem │  mem │");
+        assert!(lines[7].starts_with("  thread idle            │   0.47m"), "{}", lines[7]);
+    }
+
+    /// Every column of the reference runtime's row templates, by hand from
+    /// `profiler_common.cpp` (see `docs/profiler-report.md`): the tree glyphs, a name
+    /// cut at its slot, a name's width counted in bytes, times in ms and in s, the
+    /// percentage, cumulative active threads, counters, an `(allocation)` row, the
+    /// bookkeeping rows left out, and pipelines newest first.
+    #[test]
+    fn the_report_is_laid_out_as_the_reference_runtime_lays_it_out() {
+        let mut f = vec![
+            entry("overhead", -1, KIND_OVERHEAD),
+            entry("thread idle", -1, KIND_THREAD_IDLE),
+            entry("malloc", -1, KIND_MALLOC),
+            entry("free", -1, KIND_FREE),
+            entry("out", -1, 0),
+            entry("g", 4, KIND_ALLOCATION),
+            entry("g", 4, 0),
+            entry("f", 6, 0),
+            entry("h (copy to device)", 4, 6),
+            entry("a_very_long_function_name_that_is_cut", -1, 0),
+            entry("é_name", -1, 0),
+        ];
+        (f[4].time, f[4].active_threads_numerator, f[4].active_threads_denominator) = (2_000_000, 2000, 2000);
+        (f[5].num_allocs, f[5].memory_peak, f[5].memory_total) = (1, 512, 512);
+        (f[6].time, f[6].active_threads_numerator, f[6].active_threads_denominator) = (1_500_000, 3000, 1500);
+        f[7].stack_peak = 2;
+        (f[8].time, f[8].active_threads_numerator, f[8].active_threads_denominator) = (250_000, 250, 250);
+        (f[9].time, f[9].active_threads_numerator, f[9].active_threads_denominator) =
+            (12_345_678_900, 12345, 12345);
+        let pipe = PipelineStats {
+            name: "pipe".into(),
+            funcs: f,
+            runs: 1,
+            billed_runs: 1,
+            samples: 17595,
+            num_allocs: 1,
+            time: 12_349_428_900,
+            memory_peak: 512,
+            memory_total: 512,
+            active_threads_numerator: 17595,
+            active_threads_denominator: 17595,
+            ..PipelineStats::default()
+        };
+        // Seen first: printed last. No time, memory or stack: the header only.
+        let quiet = PipelineStats {
+            name: "quiet".into(),
+            funcs: vec![entry("overhead", -1, KIND_OVERHEAD)],
+            runs: 2,
+            billed_runs: 0,
+            ..PipelineStats::default()
+        };
+        // Never run: not printed.
+        let idle = PipelineStats { name: "idle".into(), ..PipelineStats::default() };
+        let rule = "-".repeat(104);
+        let expected = [
+            rule.as_str(),
+            "pipe",
+            " total time: 12349.428711 ms  samples: 17595  runs: 1  time per run: 12349.428711 ms",
+            " heap allocations: 1  peak heap usage: 512",
+            "  name                   │ time     percent │ active│ heap │ peak │ avg  │",
+            "                         │                  │threads│allocs│  mem │  mem │",
+            "  malloc                 │   0.00ms ( 0.0%) │       │      │      │      │",
+            "  free                   │   0.00ms ( 0.0%) │       │      │      │      │",
+            "  out                    │   2.00ms ( 0.0%) │  1.40 │      │      │      │",
+            "  ├g                     │   (allocation)   │       │    1 │  512 │  512 │",
+            "  ├g                     │   1.50ms ( 0.0%) │  2.00 │      │      │      │",
+            "  │└f                    │   0.00ms ( 0.0%) │       │      │    2 │      │",
+            "  └h (copy to device)    │   0.25ms ( 0.0%) │  1.00 │      │      │      │",
+            "  a_very_long_function_na│  12.34s  (99.9%) │  1.00 │      │      │      │",
+            "  é_name                │   0.00ms ( 0.0%) │       │      │      │      │",
+            rule.as_str(),
+            rule.as_str(),
+            "quiet",
+            " total time: 0.000000 ms  samples: 0  runs: 2 (0 timed)  time per run: 0.000000 ms",
+            " heap allocations: 0  peak heap usage: 0",
+        ]
+        .map(|l| format!("{l}\n"))
+        .concat();
+        assert_eq!(profiler_of(vec![quiet, idle, pipe]).report(), expected);
+    }
+
+    /// Entries whose parents form a cycle are orphans, printed at depth 0; the reference
+    /// still adds each one's time and threads to its parent's cumulative figures, so the
+    /// entry with no time of its own shows the other's threads.
+    #[test]
+    fn orphans_add_to_their_parents_cumulative_threads() {
+        let mut a = entry("a", 1, 0);
+        (a.time, a.active_threads_numerator, a.active_threads_denominator) = (1_000_000, 3000, 1000);
+        let b = entry("b", 0, 0);
+        let p = PipelineStats {
+            name: "cycle".into(),
+            funcs: vec![a, b],
+            runs: 1,
+            billed_runs: 1,
+            time: 1_000_000,
+            ..PipelineStats::default()
+        };
+        let report = profiler_of(vec![p]).report();
+        let b_row = report.lines().find(|l| l.starts_with("  b ")).unwrap_or_default();
+        assert_eq!(b_row, "  b                      │   0.00ms ( 0.0%) │  3.00 │      │      │      │");
+    }
 }

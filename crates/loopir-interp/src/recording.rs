@@ -47,6 +47,6 @@ impl Runtime for RecordingRuntime {
     }
 
     fn trace(&mut self, event: &TraceEvent, cx: &mut RuntimeCx<'_>) -> Result<i32, InterpError> {
-        Ok(self.trace.record(event, cx.thread_id))
+        Ok(self.trace.record(event, cx.thread_id, cx.parent_thread))
     }
 }

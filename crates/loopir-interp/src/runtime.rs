@@ -592,6 +592,9 @@ pub struct RuntimeCx<'a> {
     pub ops: u64,
     /// The id of the thread making the call (0 on the main thread).
     pub thread_id: i32,
+    /// The thread that started the calling one (a fork's or a GPU thread loop's task);
+    /// `None` on the main thread.
+    pub parent_thread: Option<i32>,
 }
 
 /// An argument of an extern call: its value (for a vector, its first lane) and type.

@@ -1,21 +1,34 @@
 //! The tracing runtime: `halide_trace_helper` calls become a trace log, and every
-//! event's parent id is checked against the documented hierarchy as the program runs.
+//! event's parent id is checked against the documented hierarchy.
 //!
 //! Event ids are handed out as the reference's default trace handler does (1, 2, 3, ...
 //! in call order). Each thread (interpreter task) keeps the stack of its open events
 //! (begin realization, produce, consume, begin pipeline, begin parallel task); a task
-//! whose first event comes while it has no stack starts from the main task's open
-//! events, which is where the interpreter starts its tasks from. The innermost
-//! enclosing event of a begin event, a load, a store or a tag is the top of that stack
-//! (0 when it is empty); an end event's parent must be the open event it ends, which
-//! must be the innermost one.
+//! starts from the open events of the task that started it (a fork's or a GPU thread
+//! loop's), which are those of the code it runs in. The innermost enclosing event of a
+//! begin event, a load, a store or a tag is the top of that stack (0 when it is
+//! empty); an end event's parent must be the open event it ends, which must be the
+//! innermost one.
+//!
+//! A begin event whose end event never runs stays on the stack. The reference's later
+//! lowering makes such events: sliding window guards the body of a `consume` node,
+//! its end event included, so the warm-up iterations of the loop make a consume event
+//! and no end (`SlidingWindow.cpp`); forking asynchronous producers copies the
+//! `let f.trace_id = <begin_realization f>` into the producer's task, which never ends
+//! it (`AsyncProducers.cpp`). Left on the stack, such an event would make every later
+//! event of its thread look misparented. So the check runs on the whole log
+//! ([`TraceLog::check`]): an event whose parent is an open event deeper in the stack is
+//! well parented when every event above its parent is one that never ends (its scope
+//! was left without the end event); those are reported apart, as [`UnendedEvent`]s.
+//! If any event above the parent ends later, it was still open, and the event's
+//! parent is wrong ([`ParentViolation`]).
 
 use std::fmt::Write as _;
 
 use loopir::mutate::Mutator;
 use loopir::visit::Visitor;
 use loopir::{Expr, ExprKind, Stmt, StmtKind};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::runtime::TraceEvent;
 
@@ -77,12 +90,36 @@ pub struct ParentViolation {
     pub expected_what: String,
 }
 
-/// The trace log of a run, with the parent checks' findings.
+/// A begin event whose end event never ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnendedEvent {
+    /// The event's id.
+    pub id: i32,
+    /// What it is, e.g. `consume f(0, 16, 3, 1)`.
+    pub what: String,
+    /// The thread that made it.
+    pub thread: i32,
+    /// The first event of the thread whose parent lies below it on the stack: the scope
+    /// was left there. `None`: it was still open at its thread's last event (the task
+    /// or the run ended with it open).
+    pub passed_by: Option<i32>,
+}
+
+/// What [`TraceLog::check`] found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TraceCheck {
+    /// The events whose parent was not their innermost enclosing event, in call order.
+    pub violations: Vec<ParentViolation>,
+    /// The begin events that were never ended, in call order.
+    pub unended: Vec<UnendedEvent>,
+}
+
+/// The trace log of a run.
 #[derive(Clone, Debug, Default)]
 pub struct TraceLog {
     events: Vec<LoggedEvent>,
-    open: FxHashMap<i32, Vec<i32>>,
-    violations: Vec<ParentViolation>,
+    /// The thread that started each thread other than the main one.
+    spawners: FxHashMap<i32, i32>,
     next_id: i32,
 }
 
@@ -97,9 +134,24 @@ impl TraceLog {
         &self.events
     }
 
-    /// The events whose parent was not their innermost enclosing event, in call order.
-    pub fn violations(&self) -> &[ParentViolation] {
-        &self.violations
+    /// Records one event made by `thread`, which `parent_thread` started (`None`: the
+    /// main thread, or unknown); returns its id.
+    pub fn record(&mut self, event: &TraceEvent, thread: i32, parent_thread: Option<i32>) -> i32 {
+        self.next_id += 1;
+        let id = self.next_id;
+        if let Some(p) = parent_thread
+            && p != thread
+        {
+            self.spawners.entry(thread).or_insert(p);
+        }
+        self.events.push(LoggedEvent { id, thread, event: event.clone() });
+        id
+    }
+
+    /// The events whose parent was not their innermost enclosing event, in call order
+    /// (those of [`TraceLog::check`]).
+    pub fn violations(&self) -> Vec<ParentViolation> {
+        self.check().violations
     }
 
     fn describe(&self, id: i32) -> String {
@@ -109,37 +161,86 @@ impl TraceLog {
             .map_or_else(String::new, |e| describe(&e.event))
     }
 
-    /// Records one event made by `thread`; returns its id.
-    pub fn record(&mut self, event: &TraceEvent, thread: i32) -> i32 {
-        self.next_id += 1;
-        let id = self.next_id;
-        if !self.open.contains_key(&thread) {
-            let start = self.open.get(&0).cloned().unwrap_or_default();
-            self.open.insert(thread, start);
-        }
-        let stack = self.open.entry(thread).or_default();
-        let innermost = stack.last().copied().unwrap_or(0);
-        if innermost != event.parent_id {
-            let expected_what = self.describe(innermost);
-            self.violations.push(ParentViolation {
-                id,
-                what: describe(event),
-                parent: event.parent_id,
-                expected: innermost,
-                expected_what,
-            });
-        }
-        let stack = self.open.entry(thread).or_default();
-        if is_begin(event.event) {
-            stack.push(id);
-        } else if is_end(event.event) {
-            // An end closes the event it names, wherever it is on the stack.
-            if let Some(k) = stack.iter().rposition(|&o| o == event.parent_id) {
-                stack.truncate(k);
+    /// Checks every event's parent against the stack of open events of its thread (see
+    /// the module documentation), and lists the begin events that never ended.
+    pub fn check(&self) -> TraceCheck {
+        let ended: FxHashSet<i32> =
+            self.events.iter().filter(|e| is_end(e.event.event)).map(|e| e.event.parent_id).collect();
+        let mut stacks: FxHashMap<i32, Vec<i32>> = FxHashMap::default();
+        let mut passed: FxHashMap<i32, i32> = FxHashMap::default();
+        let mut out = TraceCheck::default();
+        for e in &self.events {
+            if !stacks.contains_key(&e.thread) {
+                let start = self.starting_stack(e.thread, &stacks);
+                stacks.insert(e.thread, start);
+            }
+            let stack = stacks.entry(e.thread).or_default();
+            let parent = e.event.parent_id;
+            let innermost = stack.last().copied().unwrap_or(0);
+            if parent != innermost {
+                // Where the events above the parent start (all of them for parent 0).
+                let above = if parent == 0 {
+                    Some(0)
+                } else {
+                    stack.iter().rposition(|&o| o == parent).map(|k| k + 1)
+                };
+                match above {
+                    Some(k) if stack[k..].iter().all(|o| !ended.contains(o)) => {
+                        for o in &stack[k..] {
+                            passed.entry(*o).or_insert(e.id);
+                        }
+                        stack.truncate(k);
+                    }
+                    _ => out.violations.push(ParentViolation {
+                        id: e.id,
+                        what: describe(&e.event),
+                        parent,
+                        expected: innermost,
+                        expected_what: self.describe(innermost),
+                    }),
+                }
+            }
+            let stack = stacks.entry(e.thread).or_default();
+            if is_begin(e.event.event) {
+                stack.push(e.id);
+            } else if is_end(e.event.event) {
+                // An end closes the event it names, wherever it is on the stack.
+                if let Some(k) = stack.iter().rposition(|&o| o == parent) {
+                    stack.truncate(k);
+                }
             }
         }
-        self.events.push(LoggedEvent { id, thread, event: event.clone() });
-        id
+        out.unended = self
+            .events
+            .iter()
+            .filter(|e| is_begin(e.event.event) && !ended.contains(&e.id))
+            .map(|e| UnendedEvent {
+                id: e.id,
+                what: describe(&e.event),
+                thread: e.thread,
+                passed_by: passed.get(&e.id).copied(),
+            })
+            .collect();
+        out
+    }
+
+    /// The open events a thread starts from: those of the nearest thread up its chain of
+    /// spawners that has made events (the main thread's for a thread of unknown origin).
+    fn starting_stack(&self, thread: i32, stacks: &FxHashMap<i32, Vec<i32>>) -> Vec<i32> {
+        let mut t = thread;
+        // A chain longer than the number of threads would be a cycle.
+        for _ in 0..=self.spawners.len() {
+            match self.spawners.get(&t) {
+                Some(&p) => {
+                    if let Some(s) = stacks.get(&p) {
+                        return s.clone();
+                    }
+                    t = p;
+                }
+                None => break,
+            }
+        }
+        if thread == 0 { Vec::new() } else { stacks.get(&0).cloned().unwrap_or_default() }
     }
 
     /// The log, one line per event:
@@ -311,4 +412,140 @@ fn ends_event(s: &Stmt, name: &str, is_producer: bool) -> bool {
     let mut m = Ends { name, code: if is_producer { 5 } else { 7 }, found: false };
     m.visit_stmt(s);
     m.found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ev(code: i32, func: &str, parent: i32) -> TraceEvent {
+        TraceEvent {
+            func: func.to_owned(),
+            event: code,
+            parent_id: parent,
+            thread_id: 0,
+            value_index: 0,
+            coordinates: Vec::new(),
+            ty: 0,
+            value: Vec::new(),
+            tag: String::new(),
+        }
+    }
+
+    /// Records `(code, func, parent)` events on the main thread.
+    fn log_of(events: &[(i32, &str, i32)]) -> TraceLog {
+        let mut log = TraceLog::new();
+        for &(code, func, parent) in events {
+            log.record(&ev(code, func, parent), 0, None);
+        }
+        log
+    }
+
+    /// Harris from sliding window on: `let f.trace_id = <consume f>` sits outside the
+    /// `consume f` node, its end event inside the warm-up guard, so the first iteration
+    /// makes a consume event and no end; the next iteration's produce is parented by the
+    /// realization, its innermost enclosing event.
+    #[test]
+    fn a_consume_left_without_its_end_is_reported_apart_from_parents() {
+        let log = log_of(&[
+            (8, "p", 0), // 1 begin_pipeline
+            (2, "f", 1), // 2 begin_realization f
+            (4, "f", 2), // 3 produce f (warm-up iteration)
+            (5, "f", 3), // 4 end_produce
+            (6, "f", 2), // 5 consume f, its end skipped
+            (4, "f", 2), // 6 produce f (next iteration)
+            (1, "f", 6), // 7 store
+            (5, "f", 6), // 8 end_produce
+            (6, "f", 2), // 9 consume f
+            (7, "f", 9), // 10 end_consume
+            (3, "f", 2), // 11 end_realization
+            (9, "p", 1), // 12 end_pipeline
+        ]);
+        let check = log.check();
+        assert_eq!(check.violations, vec![]);
+        assert_eq!(
+            check.unended,
+            vec![UnendedEvent { id: 5, what: "consume f".into(), thread: 0, passed_by: Some(6) }]
+        );
+    }
+
+    /// Halide 21's parentage: a realization inside `produce out` parented by the
+    /// pipeline. The produce event ends later, so it was open: a wrong parent, not an
+    /// event left without its end.
+    #[test]
+    fn passing_an_event_that_ends_later_is_a_wrong_parent() {
+        let log = log_of(&[
+            (8, "out", 0), // 1
+            (2, "out", 1), // 2
+            (4, "out", 2), // 3 produce out
+            (2, "g", 1),   // 4 begin_realization g: parent should be 3
+            (3, "g", 4),   // 5
+            (5, "out", 3), // 6 end_produce out
+            (3, "out", 2), // 7
+            (9, "out", 1), // 8
+        ]);
+        let check = log.check();
+        assert_eq!(check.unended, vec![]);
+        assert_eq!(
+            check.violations,
+            vec![ParentViolation {
+                id: 4,
+                what: "begin_realization g".into(),
+                parent: 1,
+                expected: 3,
+                expected_what: "produce out".into(),
+            }]
+        );
+    }
+
+    /// Once an unended event has been passed, it is closed: an event naming it as its
+    /// parent afterwards is misparented.
+    #[test]
+    fn a_passed_event_parents_nothing_after() {
+        let log = log_of(&[
+            (8, "p", 0), // 1
+            (6, "f", 1), // 2 consume f, never ended
+            (4, "g", 1), // 3 produce g: passes 2
+            (1, "g", 2), // 4 store parented by the passed consume
+            (5, "g", 3), // 5
+            (9, "p", 1), // 6
+        ]);
+        let check = log.check();
+        assert_eq!(check.violations.iter().map(|v| (v.id, v.expected)).collect::<Vec<_>>(), vec![(4, 3)]);
+        assert_eq!(check.unended.len(), 1);
+    }
+
+    /// A task's innermost enclosing event at its start is its spawner's (a nested fork's
+    /// tasks start inside the outer consumer task's `produce out`, not the main task's
+    /// events).
+    #[test]
+    fn a_task_starts_from_the_events_open_in_the_task_that_started_it() {
+        let mut log = TraceLog::new();
+        let on = |log: &mut TraceLog, code, func: &str, parent, thread, spawner| {
+            log.record(&ev(code, func, parent), thread, spawner)
+        };
+        on(&mut log, 8, "out", 0, 0, None); // 1
+        on(&mut log, 2, "out", 1, 0, None); // 2
+        // Outer fork: task 1 produces f (its copy of f's realization is never ended),
+        // task 2 consumes it and produces out.
+        on(&mut log, 2, "f", 2, 1, Some(0)); // 3
+        on(&mut log, 4, "f", 3, 1, Some(0)); // 4
+        on(&mut log, 5, "f", 4, 1, Some(0)); // 5
+        on(&mut log, 2, "f", 2, 2, Some(0)); // 6
+        on(&mut log, 4, "out", 6, 2, Some(0)); // 7 produce out
+        // Inner fork started by task 2: its tasks' events are parented by produce out.
+        on(&mut log, 2, "g", 7, 3, Some(2)); // 8
+        on(&mut log, 3, "g", 8, 3, Some(2)); // 9
+        on(&mut log, 1, "out", 7, 4, Some(2)); // 10
+        on(&mut log, 5, "out", 7, 2, Some(0)); // 11
+        on(&mut log, 3, "f", 6, 2, Some(0)); // 12
+        on(&mut log, 3, "out", 2, 0, None); // 13
+        on(&mut log, 9, "out", 1, 0, None); // 14
+        let check = log.check();
+        assert_eq!(check.violations, vec![]);
+        assert_eq!(
+            check.unended,
+            vec![UnendedEvent { id: 3, what: "begin_realization f".into(), thread: 1, passed_by: None }]
+        );
+    }
 }

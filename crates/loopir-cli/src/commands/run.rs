@@ -14,6 +14,7 @@ use clap::Args;
 use loopir::{ParseEnv, StmtFile};
 use loopir_bounds::env::BoundsEnv;
 use loopir_interp::pipeline::{DEFAULT_EXTENTS, parse_scalar};
+use loopir_interp::tracer::UnendedEvent;
 use loopir_interp::{
     Buffer, HostRuntime, Limits, PipelineRun, ProfileClock, RecordingRuntime, RunConfig, compile_with,
     run_pipeline,
@@ -196,8 +197,15 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         out.push_str(&recording.trace.render());
     }
     print(out.as_bytes())?;
-    let violations = recording.trace.violations();
-    if args.trace && !violations.is_empty() {
+    if !args.trace {
+        return Ok(());
+    }
+    let check = recording.trace.check();
+    if !check.unended.is_empty() {
+        report(&unended_note(&input.name, &check.unended));
+    }
+    let violations = check.violations;
+    if !violations.is_empty() {
         let mut msg = format!(
             "{}: {} trace event{} not parented by the innermost enclosing event:",
             input.name,
@@ -219,6 +227,29 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         return Err(CliError::input(msg));
     }
     Ok(())
+}
+
+/// The note on begin events whose end event never ran: not a wrong parent (the check
+/// reads the scope as left where a later event's parent passes it), but a log whose
+/// begin and end events do not pair up.
+fn unended_note(file: &str, unended: &[UnendedEvent]) -> String {
+    let mut note = format!(
+        "{file}: note: {} trace event{} never ended (the program skipped or dropped the end event):",
+        unended.len(),
+        if unended.len() == 1 { " was" } else { "s were" }
+    );
+    for u in unended.iter().take(20) {
+        let _ = write!(note, "\n  event {} `{}` (thread {}), ", u.id, u.what, u.thread);
+        let _ = match u.passed_by {
+            Some(p) => write!(note, "left before event {p}"),
+            None => write!(note, "still open when its thread ended"),
+        };
+    }
+    if unended.len() > 20 {
+        let _ = write!(note, "\n  ... and {} more", unended.len() - 20);
+    }
+    note.push('\n');
+    note
 }
 
 fn list(names: impl Iterator<Item = String>) -> String {
