@@ -27,7 +27,8 @@ if [ ${#filters[@]} -eq 0 ]; then
     "B2b let_chain_stmt_wide" "B9 many_calls" "stencil_chain" "B12 if_dependents m=1"
     "B12 if_dependents m=8" "B12 if_dependents m=32" "B4 inline_chain" "B6 root_chain"
     "B6a root_chain alloc" "B7 tiled_chain" "B8 deep_nest" "B13 specialized_upd"
-    "B14 pyramid by input DAG" "B14a pyramid alloc by input DAG")
+    "B14 pyramid by input DAG" "B14a pyramid alloc by input DAG" "B17 sel_index alloc"
+    "B17 sel_let alloc" "B17 sel_if alloc" "B18 add_chain")
 fi
 count() { # filter size runs -> instructions
   valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect='scaling::timed::{{closure}}' \

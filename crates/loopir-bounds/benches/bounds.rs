@@ -96,6 +96,19 @@ fn pass_group(c: &mut Criterion, name: &str, sizes: &[usize], make: Gen, alloc: 
     g.finish();
 }
 
+/// B17 with the nested select in f's call index, a let value and an `if` condition.
+fn select_in_index(n: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
+    w::deep_select(w::SelectPlace::CallIndex, n)
+}
+
+fn select_in_let(n: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
+    w::deep_select(w::SelectPlace::LetValue, n)
+}
+
+fn select_in_if(n: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
+    w::deep_select(w::SelectPlace::IfCondition, n)
+}
+
 /// B14's inputs, checked in under `fixtures/bounds/workloads`.
 fn truncated_pyramid(levels: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
     w::truncated_pyramid(
@@ -237,6 +250,10 @@ fn benches(c: &mut Criterion) {
     pass_group(c, "B7_tiled_chain", &[8, 24, 64, 128], w::tiled_chain, false);
     pass_group(c, "B8_deep_nest", &[4, 8, 16, 32], w::deep_nest, false);
     pass_group(c, "B13_specialized_updates", &[8, 32, 128], w::specialized_updates, false);
+    pass_group(c, "B17_deep_select_index_alloc", &[1000, 2000, 4000], select_in_index, true);
+    pass_group(c, "B17_deep_select_let_alloc", &[1000, 2000, 4000], select_in_let, true);
+    pass_group(c, "B17_deep_select_if_alloc", &[1000, 2000, 4000], select_in_if, true);
+    pass_group(c, "B18_add_chain", &[10_000, 20_000, 40_000], w::add_chain, false);
     pass_group(c, "B14_truncated_pyramid", &w::PYRAMID_LEVELS, truncated_pyramid, false);
     pass_group(c, "B14_truncated_pyramid_alloc", &w::PYRAMID_LEVELS, truncated_pyramid, true);
     pyramid_parts_group(c);

@@ -276,6 +276,19 @@ fn pyramid(levels: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>
     )
 }
 
+/// B17 with the nested select in f's call index, a let value and an `if` condition.
+fn select_in_index(n: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
+    w::deep_select(w::SelectPlace::CallIndex, n)
+}
+
+fn select_in_let(n: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
+    w::deep_select(w::SelectPlace::LetValue, n)
+}
+
+fn select_in_if(n: usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError> {
+    w::deep_select(w::SelectPlace::IfCondition, n)
+}
+
 /// Computation bounds inference on a generated pipeline (the generator's time excluded).
 fn compute<'a>(make: fn(usize) -> Result<w::PassWorkload, loopir_bounds::BoundsError>, n: usize) -> Run<'a> {
     match make(n) {
@@ -356,6 +369,10 @@ fn main() {
     report("B7 tiled_chain", &[64, 128, 256, 512], |n| compute(w::tiled_chain, n));
     report("B8 deep_nest", &[8, 16, 32, 64], |n| compute(w::deep_nest, n));
     report("B13 specialized_upd", &[32, 64, 128, 256], |n| compute(w::specialized_updates, n));
+    report("B17 sel_index alloc", &[1000, 2000, 4000, 8000], |n| alloc(select_in_index, n));
+    report("B17 sel_let alloc", &[1000, 2000, 4000, 8000], |n| alloc(select_in_let, n));
+    report("B17 sel_if alloc", &[1000, 2000, 4000, 8000], |n| alloc(select_in_if, n));
+    report("B18 add_chain", &[25_000, 50_000, 100_000, 200_000], |n| compute(w::add_chain, n));
     report("B14 truncated_pyramid", &w::PYRAMID_LEVELS, |n| compute(pyramid, n));
     report("B14a truncated_pyramid alloc", &w::PYRAMID_LEVELS, |n| alloc(pyramid, n));
     // `SCALING_DUMP=DIR` writes both passes' results at every level (to compare builds).

@@ -912,23 +912,24 @@ impl Walker<'_, '_> {
         let mut occurrences = Vec::new();
         self.varying_occurrences(original, &mut occurrences);
         let mut restricted = Vec::new();
+        // Every occurrence of a variable is solved for and restricted against the same
+        // scope (the restrictions are pushed after the last one), so a later occurrence
+        // repeats the first one's work and result, fresh names apart: a condition that
+        // names its variable N times was solved N times, each solve walking the whole
+        // condition. The first outcome is reused unless working it out drew fresh names
+        // (then each repeat draws its own, as the reference's does).
+        let mut repeats: FxHashMap<Name, Option<(Name, Interval)>> = FxHashMap::default();
         for v in occurrences {
-            let solved = solve_expression(self.ctx, &c, &v);
-            if !solved.fully_solved {
+            if let Some(outcome) = repeats.get(&v) {
+                restricted.extend(outcome.clone());
                 continue;
             }
-            let ExprKind::Binary(op, lhs, rhs) = solved.expr.kind() else { continue };
-            let op = *op;
-            let solved_for_v = lhs.as_variable() == Some(&v);
-            if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq)
-                || !rhs.ty().is_int32()
-                || !solved_for_v
-            {
-                continue;
+            let draws = self.ctx.draws();
+            let outcome = self.solved_restriction(&c, v.clone(), tag);
+            if self.ctx.draws() == draws {
+                repeats.insert(v, outcome.clone());
             }
-            if let Some(r) = self.restrict_compat(v, rhs, op, tag) {
-                restricted.push(r);
-            }
+            restricted.extend(outcome);
         }
         let mut frames = Vec::with_capacity(restricted.len());
         for (v, iv) in restricted {
@@ -945,6 +946,25 @@ impl Walker<'_, '_> {
             self.bounds.pop(token);
         }
         r
+    }
+
+    /// The restriction of `v` by the condition `c` solved for it, if the solve succeeds
+    /// and gives a comparison of `v` with an Int(32) expression.
+    fn solved_restriction(&mut self, c: &Expr, v: Name, tag: Option<Intrinsic>) -> Option<(Name, Interval)> {
+        self.ctx.count(|s| s.conditions_solved += 1);
+        let solved = solve_expression(self.ctx, c, &v);
+        if !solved.fully_solved {
+            return None;
+        }
+        let ExprKind::Binary(op, lhs, rhs) = solved.expr.kind() else { return None };
+        let op = *op;
+        if !matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq)
+            || !rhs.ty().is_int32()
+            || lhs.as_variable() != Some(&v)
+        {
+            return None;
+        }
+        self.restrict_compat(v, rhs, op, tag)
     }
 
     /// The varying variables of `e`, once per occurrence, in Halide's visiting order.

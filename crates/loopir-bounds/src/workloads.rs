@@ -576,6 +576,67 @@ pub fn corpus_case(dir: &std::path::Path) -> Result<PassWorkload, BoundsError> {
     Ok(PassWorkload { input, env, alloc_input })
 }
 
+/// The env of the two-Func pipelines of [`deep_select`] and [`add_chain`]: `g` is
+/// computed at the root and read by the output `f`, both Int(32) over `x`.
+const TWO_FUNC_ENV: &str = r#"{"order": ["g", "f"], "target": {"profile": false}, "outputs": [{"func": "f", "buffer": "f"}],
+ "funcs": {"g": {"types": ["int32"], "args": ["x"]}, "f": {"types": ["int32"], "args": ["x"]}}}"#;
+
+/// Where [`deep_select`] puts its nested `select`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelectPlace {
+    /// The index of `f`'s call to `g`: `f(f.s0.x) = g(<select>)`.
+    CallIndex,
+    /// The value of a let that index reads: `let t = <select>` around `f(f.s0.x) = g(t)`.
+    LetValue,
+    /// The condition of an `if` around `f`'s definition:
+    /// `if (0 < <select>) { f(f.s0.x) = g(f.s0.x) }`.
+    IfCondition,
+}
+
+/// B17 `deep_select`: `select(x < 0, select(x < 1, … x …, 1), 0)` nested `n` deep over
+/// `f`'s loop variable, put at `place` in a pipeline where `f` reads `g` computed at the
+/// root (issue 19's deep-IR shape). Each level's condition restricts the loop variable
+/// again, the box of `g` nests `n` deep, and CSE names its ends with chains of about
+/// `n` lets whose innermost body uses each of them. The allocation-bounds input is the
+/// same statement. With the `if`, computation bounds inference refuses the input (a
+/// conditional pure definition) and allocation bounds solves the condition for each of
+/// its `n + 1` occurrences of the loop variable.
+pub fn deep_select(place: SelectPlace, n: usize) -> Result<PassWorkload, BoundsError> {
+    let v = "f.s0.x";
+    let mut select = String::new();
+    for i in 0..n {
+        select.push_str(&format!("select({v} < {i}, "));
+    }
+    select.push_str(v);
+    for i in (0..n).rev() {
+        select.push_str(&format!(", {i})"));
+    }
+    let definition = match place {
+        SelectPlace::CallIndex => format!("f({v}) = g({select})\n"),
+        SelectPlace::LetValue => format!("let t = {select}\nf({v}) = g(t)\n"),
+        SelectPlace::IfCondition => format!("if (0 < {select}) {{\nf({v}) = g({v})\n}}\n"),
+    };
+    let text = format!(
+        "realize g([g.x.min_realized, g.x.extent_realized]) {{\nproduce g {{\nfor (g.s0.x, g.s0.x.min, g.s0.x.max) {{\ng(g.s0.x) = g.s0.x\n}}\n}}\nconsume g {{\nproduce f {{\nfor ({v}, {v}.min, {v}.max) {{\n{definition}}}\n}}\n}}\n}}\n"
+    );
+    let env = BoundsEnv::from_json(TWO_FUNC_ENV)?;
+    let input = parse_with(&text, &env)?;
+    Ok(PassWorkload { alloc_input: Some(input.clone()), input, env })
+}
+
+/// B18 `add_chain`: `produce f { f(f.s0.x) = ((x + 1) + 1) … }`, the sum nested `n`
+/// deep on the left (issue 19's shape for deep values), for computation bounds.
+pub fn add_chain(n: usize) -> Result<PassWorkload, BoundsError> {
+    let mut text = String::from("produce f {\nf(f.s0.x) = ");
+    text.push_str(&"(".repeat(n));
+    text.push('x');
+    text.push_str(&" + 1)".repeat(n));
+    text.push_str("\n}\n");
+    let env = BoundsEnv::from_json(TWO_FUNC_ENV)?;
+    let input = parse_with(&text, &env)?;
+    Ok(PassWorkload { input, env, alloc_input: None })
+}
+
 /// Every case directory under `cases` that has a `bounds.input.stmt`, sorted by name.
 pub fn corpus_cases(cases: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut dirs: Vec<_> = std::fs::read_dir(cases)

@@ -29,7 +29,11 @@ fn expr_sizes(n: usize, make: fn(usize) -> loopir::Expr, scope: &Scope<'_, Inter
     let e = make(n);
     let i = bounds_of_expr_in_scope(&ctx, &e, scope, &FuncValueBounds::default(), false);
     let (dag, text) = measure(&ctx, &i);
-    (dag, text, ctx.stats().bounds_rule_applications + ctx.stats().simplify_visits)
+    (
+        dag,
+        text,
+        ctx.stats().bounds_rule_applications + ctx.stats().simplify_visits + ctx.stats().name_search_nodes,
+    )
 }
 
 fn assert_linear(name: &str, small: (usize, usize, u64), large: (usize, usize, u64)) {
@@ -161,7 +165,10 @@ fn walk_work(make: impl Fn(usize) -> loopir::Stmt, n: usize, provides: bool) -> 
     (
         dag,
         text,
-        ctx.stats().box_walk_visits + ctx.stats().bounds_rule_applications + ctx.stats().simplify_visits,
+        ctx.stats().box_walk_visits
+            + ctx.stats().bounds_rule_applications
+            + ctx.stats().simplify_visits
+            + ctx.stats().name_search_nodes,
     )
 }
 
@@ -254,7 +261,7 @@ fn compute_work(
     (
         chars(out.to_string()),
         chars(wl.input.to_string()),
-        s.box_walk_visits + s.bounds_rule_applications + s.simplify_visits,
+        s.box_walk_visits + s.bounds_rule_applications + s.simplify_visits + s.name_search_nodes,
     )
 }
 
@@ -444,4 +451,67 @@ fn many_provides_of_one_stage_are_refused_in_linear_time() {
         ctx.stats().definitions_compared
     };
     assert_eq!((run(2000), run(4000)), (2000, 4000));
+}
+
+/// The work counters of allocation bounds inference (and computation bounds inference,
+/// where the pass accepts the input) on `wl`: every counter summed, and the conditions
+/// the box walker solved.
+fn pass_work(wl: &w::PassWorkload) -> (u64, u64) {
+    let total = |s: loopir_simplify::Stats| {
+        s.box_walk_visits + s.bounds_rule_applications + s.simplify_visits + s.name_search_nodes
+    };
+    let compute = Ctx::new();
+    // With the `if`, computation bounds inference refuses a conditional pure definition.
+    let _ = wl.run_compute(&compute);
+    let alloc = loopir_bounds::allocation_bounds::allocation_bounds_ctx();
+    let s = wl.alloc_input.as_ref().unwrap_or_else(|| panic!("no allocation input"));
+    let fb = loopir_bounds::func_value_bounds::func_value_bounds_from_text(&Ctx::new(), s);
+    loopir_bounds::allocation_bounds::allocation_bounds_inference_in(&alloc, s, &wl.env, &fb)
+        .unwrap_or_else(|e| panic!("{e}"));
+    (total(compute.stats()) + total(alloc.stats()), alloc.stats().conditions_solved)
+}
+
+/// Issue 19: a `select` on the loop variable nested N deep in a call's index, a let value
+/// or an `if` condition (B17). Two causes of O(N²) work, both in allocation bounds:
+/// * CSE names the box ends with a chain of ~N lets whose innermost body uses each of
+///   them; past 32 free variables a body's set is not tracked, and the simplifier
+///   searched the whole body anew to decide whether each let of the chain is used
+///   (`name_search_nodes`: 4.5 million at N = 1,000 for the call index);
+/// * Halide's condition rule solves the condition for every occurrence of a varying
+///   variable, against the same scope: N + 1 solves of the whole condition for the `if`.
+///   A repeat that draws no fresh name is the first solve's result, so the condition is
+///   solved once per variable.
+#[test]
+fn deep_selects_of_the_loop_variable_are_linear() {
+    use w::SelectPlace as P;
+    for place in [P::CallIndex, P::LetValue, P::IfCondition] {
+        let run = |n: usize| pass_work(&w::deep_select(place, n).unwrap_or_else(|e| panic!("{e}")));
+        let (small, large) = (run(500), run(1000));
+        assert!(
+            large.0 as f64 <= 2.3 * small.0 as f64 && large.0 <= 600 * 1000,
+            "{place:?}: work {} -> {} when N doubled",
+            small.0,
+            large.0
+        );
+        // Once in the walk of the calls and once in that of the provides.
+        assert!(small.1 <= 2 && large.1 <= 2, "{place:?}: {} and {} conditions solved", small.1, large.1);
+        eprintln!("{place:?}: work {} -> {}", small.0, large.0);
+    }
+}
+
+/// Issue 19: computation bounds inference of a left-nested sum `((x + 1) + 1) …` as a
+/// Func's value (B18). Its work was already linear (instructions 1.76 G at N = 100,000,
+/// 3.53 G at 200,000, 7.02 G at 400,000); this keeps it so.
+#[test]
+fn a_deep_sum_as_a_value_is_linear() {
+    let run = |n: usize| pass_work_compute(&w::add_chain(n).unwrap_or_else(|e| panic!("{e}")));
+    let (small, large) = (run(5_000), run(10_000));
+    assert!(large as f64 <= 2.3 * small as f64 && large <= 20 * 10_000, "work {small} -> {large}");
+}
+
+fn pass_work_compute(wl: &w::PassWorkload) -> u64 {
+    let ctx = Ctx::new();
+    wl.run_compute(&ctx).unwrap_or_else(|e| panic!("{e}"));
+    let s = ctx.stats();
+    s.box_walk_visits + s.bounds_rule_applications + s.simplify_visits + s.name_search_nodes
 }

@@ -252,8 +252,7 @@ fn run_places(kinds: &[&'static str], places: &[&'static str]) {
 #[test]
 fn deep_index_expressions_of_every_kind() {
     run_places(
-        // Not `select` (see `deep_loop_bounds_let_values_and_conditions`).
-        &["add", "arith", "not", "and", "cast", "let", "let_value", "call", "extern", "load"],
+        &["add", "arith", "select", "not", "and", "cast", "let", "let_value", "call", "extern", "load"],
         &["f index"],
     );
 }
@@ -265,12 +264,10 @@ fn deep_values_of_every_kind() {
 
 #[test]
 fn deep_loop_bounds_let_values_and_conditions() {
-    run_places(&["add", "let", "let_value", "cast"], &["loop bound", "let value", "if condition", "guard"]);
-    // A deep select of conditions on the loop variable in an index, a let value or an
-    // `if` condition costs more than linear time (its bounds are refined per condition,
-    // 20 to 90 s at this depth): its stack safety is checked where its cost is linear,
-    // on a parameter.
-    run_places(&["select"], &["loop bound", "guard"]);
+    run_places(
+        &["add", "select", "let", "let_value", "cast"],
+        &["loop bound", "let value", "if condition", "guard"],
+    );
 }
 
 #[test]

@@ -48,6 +48,12 @@ pub struct Stats {
     /// Pairs of Provides of one stage compared to find a definition produced at several
     /// places (computation bounds inference).
     pub definitions_compared: u64,
+    /// Expression nodes searched for the variable names they mention, where an
+    /// expression's free variables are too many to track.
+    pub name_search_nodes: u64,
+    /// Conditions solved for one of their variables (Halide-compatible condition handling
+    /// in the box walker).
+    pub conditions_solved: u64,
 }
 
 /// Counters and caches shared by every analysis run with it (see the module docs).
@@ -247,7 +253,15 @@ impl Ctx {
     pub fn uses_var(&self, e: &Expr, name: &str) -> bool {
         match self.free_vars(e) {
             Some(fv) => fv.binary_search_by(|n| n.as_ref().cmp(name)).is_ok(),
-            None => free_vars::mentions_var(e, name),
+            None => {
+                let walked = Cell::new(0);
+                let found = loopir::dag::any_node(e, |n| {
+                    walked.set(walked.get() + 1);
+                    n.as_variable().is_some_and(|v| v.as_ref() == name)
+                });
+                self.count(|s| s.name_search_nodes += walked.get());
+                found
+            }
         }
     }
 }

@@ -6,6 +6,12 @@
 //! which moves the walk to a fresh heap-allocated stack segment when the current one runs
 //! low, as rustc does with the same crate. Writing each walk with an explicit stack
 //! instead would make every one of them much harder to read.
+//!
+//! A segment is mapped for the walk that needs it and unmapped on its way back, so each
+//! walk of very deep IR touches fresh pages, which the kernel faults in and zeroes: about
+//! half the time of a pass over a 1,000,000-deep expression on an 8 MiB stack. A program
+//! that runs passes over such IR can run them on a thread with a large stack (the `loopir`
+//! command uses 1 GiB of address space), where the walks reuse the same pages.
 
 /// Stack headroom (bytes) below which a walk moves to a fresh segment.
 pub const RED_ZONE: usize = 64 * 1024;

@@ -19,14 +19,14 @@ pub mod rules;
 mod tables;
 
 use crate::overflow;
-use loopir::address_map::AddressMap;
+use loopir::address_map::{AddressMap, AddressSet};
 use loopir::constant;
 use loopir::equality;
 use loopir::hash;
 use loopir::make;
 use loopir::stack::with_stack;
-use loopir::{CallType, Expr, ExprKind, ExprNode, Intrinsic, Name, Type};
-use rustc_hash::FxHashMap;
+use loopir::{CallType, Expr, ExprAddress, ExprKind, ExprNode, Intrinsic, Name, Type};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::constant_interval::ConstantInterval;
 use crate::ctx::Ctx;
@@ -138,6 +138,65 @@ pub struct Simplifier<'c, 's, 'p> {
     /// `info`: from then on this simplifier knows more than a fresh one, so it neither
     /// reads nor writes the context's fact-free caches.
     let_info: bool,
+    /// The names mentioned in the last result of [`Self::visit_let`] that collected them
+    /// (see [`ChainMentions`]).
+    chain_mentions: Option<ChainMentions>,
+}
+
+/// The variable names mentioned anywhere in a let's simplified result, handed to the let
+/// around it.
+///
+/// Whether a let is kept depends on whether its simplified body uses its name. Past
+/// [`loopir::free_vars::MAX_TRACKED_FREE_VARS`] names a body's free variables are not
+/// tracked and the question is answered by searching the body for the name. CSE leaves
+/// box ends as chains of lets whose innermost body names every one of them, so searching
+/// anew at each let of a chain costs the square of its length (thousands of lets for a
+/// deep `select`). Instead the names are collected once, where the chain first needs
+/// them, and handed outwards: each let adds the names of its value and passes the set on.
+/// Answers are those of the search (a name bound inside the body counts as used), and
+/// are read only where a search would have been made.
+struct ChainMentions {
+    /// The result the names are those of, by address, and a pin on that address (so
+    /// that no other node can take it, while the result still counts as unshared).
+    result: (*const ExprNode, ExprAddress),
+    names: FxHashSet<Name>,
+    /// Nodes already searched, so that each node of the chain is searched once however
+    /// many values share it. Read only while the result is alive, and with it every
+    /// node below it.
+    searched: AddressSet<*const ExprNode>,
+}
+
+impl ChainMentions {
+    /// The names mentioned in `e`.
+    fn of(ctx: &Ctx, e: &Expr) -> ChainMentions {
+        let mut m = ChainMentions {
+            result: (e.as_ptr(), e.address()),
+            names: FxHashSet::default(),
+            searched: AddressSet::default(),
+        };
+        m.add(ctx, e);
+        m
+    }
+
+    /// Whether these are the names of `e`.
+    fn are_of(&self, e: &Expr) -> bool {
+        self.result.0 == e.as_ptr()
+    }
+
+    /// Adds the names mentioned in `e`, searching only the nodes not searched before.
+    fn add(&mut self, ctx: &Ctx, e: &Expr) {
+        let mut walked = 0;
+        let mut stack = vec![e.clone()];
+        while let Some(n) = stack.pop() {
+            walked += 1;
+            if let Some(v) = n.as_variable() {
+                self.names.insert(v.clone());
+            } else if !n.is_leaf() && self.searched.insert(n.as_ptr()) {
+                stack.extend(n.children().into_iter().cloned());
+            }
+        }
+        ctx.count(|s| s.name_search_nodes += walked);
+    }
 }
 
 impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
@@ -153,6 +212,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             by_structure: Default::default(),
             info: Default::default(),
             let_info: false,
+            chain_mentions: None,
         }
     }
 
@@ -168,6 +228,7 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
             by_structure: Default::default(),
             info: Default::default(),
             let_info: false,
+            chain_mentions: None,
         }
     }
 
@@ -334,14 +395,33 @@ impl<'c, 's, 'p> Simplifier<'c, 's, 'p> {
                 }
             }
         }
-        let result = if let Some((n, r)) = inner {
-            // Like Halide, `let t = v in t` is kept (no rule collapses it).
-            if !self.ctx.uses_var(&b, &n) { b } else { make::let_in(n, r, b) }
-        } else if substituted || !self.ctx.uses_var(&b, name) {
-            b
-        } else {
-            make::let_in(name.clone(), v, b)
+        // The names the body mentions, if the let inside collected them (the body is
+        // that let's result).
+        let mut mentions = self.chain_mentions.take().filter(|m| m.are_of(&b));
+        let ctx = self.ctx;
+        let mut uses = |n: &str| match ctx.free_vars(&b) {
+            Some(fv) => fv.binary_search_by(|x| x.as_ref().cmp(n)).is_ok(),
+            None => mentions.get_or_insert_with(|| ChainMentions::of(ctx, &b)).names.contains(n),
         };
+        let kept = if let Some((n, r)) = inner {
+            // Like Halide, `let t = v in t` is kept (no rule collapses it).
+            uses(&n).then_some((n, r))
+        } else if substituted || !uses(name) {
+            None
+        } else {
+            Some((name.clone(), v))
+        };
+        let result = match kept {
+            Some((n, value)) => {
+                if let Some(m) = &mut mentions {
+                    m.add(ctx, &value);
+                }
+                make::let_in(n, value, b)
+            }
+            None => b,
+        };
+        self.chain_mentions =
+            mentions.map(|m| ChainMentions { result: (result.as_ptr(), result.address()), ..m });
         self.let_info |= self.epoch == 0;
         self.info.insert((result.as_ptr(), self.epoch), (result.clone(), body_info));
         result
