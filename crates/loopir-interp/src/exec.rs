@@ -1590,4 +1590,39 @@ mod tests {
         assert!(m.groups.len() <= 1, "{} barrier groups", m.groups.len());
         assert_eq!(m.read_buffer("out").expect("reads").values, vec![1002, 1001, 1000, 999]);
     }
+
+    #[test]
+    fn lanes_do_not_wait_for_each_other_after_stores_to_registers() {
+        // Halide stripes a register allocation outside a lane loop over the lanes
+        // (conv_layer.cuda's accumulators): a lane only reads its own entries, so stores
+        // there need no lockstep, which in shared memory costs a task switch each.
+        let run = |memory: &str| {
+            let text = format!(
+                "gpu_block<CUDA> (b, 0, 0) {{
+ allocate acc[int32 * 4] in {memory}
+ gpu_lane<CUDA> (l, 0, 3) {{
+  acc[l] = 0
+  for (i, 0, 99) {{
+   acc[l] = acc[l] + i
+  }}
+  out[l] = acc[l] + l
+ }}
+ free acc
+}}
+"
+            );
+            let program = compile(&loopir::parse_stmt(&text).expect("parses")).expect("compiles");
+            let mut rt = HostRuntime::new();
+            let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
+            m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[4])).expect("binds");
+            let stats = m.run().expect("runs");
+            (stats.operations, m.read_buffer("out").expect("reads").values)
+        };
+        let (in_registers, out) = run("Register");
+        let (in_shared, out_shared) = run("GPUShared");
+        assert_eq!(out, vec![4950, 4951, 4952, 4953]);
+        assert_eq!(out, out_shared);
+        // A yield after each of the 4*101 stores to shared memory.
+        assert_eq!(in_shared - in_registers, 4 * 101);
+    }
 }
