@@ -22,14 +22,8 @@ use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
 const LIMIT: u64 = 40_000_000;
 
 /// Cases that cannot run in the suite, with a part of the error: runs over the suite's
-/// budget at the smallest size their checks accept (as in `oracle_interp`), and the
-/// allocation group of camera_pipe's GPU blocks whose loads the text does not type
-/// (`oracle_interp` lists it too).
+/// budget at the smallest size their checks accept (as in `oracle_interp`).
 const CANNOT_RUN: &[(&str, &str)] = &[
-    (
-        "app_camera_pipe.cuda",
-        "of allocgroup__f1.0_f7.2__deinterleaved.1_f27.5__f13.3_f28.6__output.4, which has",
-    ),
     ("app_conv_layer.cpu", "the run exceeded 40000000 operations"),
     ("app_conv_layer.cuda", "the run exceeded 40000000 operations"),
     ("app_iir_blur.cpu", "exceeds the interpreter's memory limit"),
