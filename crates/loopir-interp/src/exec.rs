@@ -1,12 +1,14 @@
 //! Running a compiled program: the machine state (memory, realizations, tasks) and the
 //! instruction loop.
 //!
-//! A program runs as one task until it forks (`fork`), or a GPU thread loop whose body
-//! waits at barriers starts one task per thread. Tasks run one at a time, in a fixed
-//! order: a task runs until it ends or must wait (for a semaphore held by another task,
-//! for its thread block at a barrier, for its children), and then the most recently
-//! started task that can run goes on. A run is therefore deterministic, and a program
-//! whose tasks wait on each other forever is reported as a deadlock.
+//! A program runs as one task until it forks (`fork`), a GPU thread loop whose body
+//! waits at barriers starts one task per thread, or a GPU lane loop one task per lane.
+//! Tasks run one at a time, in a fixed order: a task runs until it ends or must wait
+//! (for a semaphore held by another task, for its thread block at a barrier, for its
+//! children), and then the most recently started task that can run goes on. A lane
+//! yields after each store to shared memory, going behind every task that can run, so
+//! the lanes of a warp advance in lockstep. A run is therefore deterministic, and a
+//! program whose tasks wait on each other forever is reported as a deadlock.
 
 use loopir::{BinOp, Name, VectorReduceOp};
 use rustc_hash::FxHashMap;
@@ -136,7 +138,12 @@ pub struct Machine<'p> {
     stack_slots: Vec<Handle>,
     pub(crate) destructors: Vec<(RtFn, Handle)>,
     tasks: Vec<Task>,
+    /// Slots of `tasks` whose task has ended, for the next ones (a program may start
+    /// millions of short tasks: the lanes of a warp, each time its loop runs).
+    free_tasks: Vec<usize>,
     groups: Vec<BarrierGroup>,
+    /// Slots of `groups` whose threads have all ended.
+    free_groups: Vec<usize>,
     pub(crate) last_error: Option<String>,
     pub(crate) ops: u64,
     op_limit: u64,
@@ -184,7 +191,9 @@ impl<'p> Machine<'p> {
             stack_slots: vec![NULL; program.stack_slots as usize],
             destructors: Vec::new(),
             tasks: Vec::new(),
+            free_tasks: Vec::new(),
             groups: Vec::new(),
+            free_groups: Vec::new(),
             last_error: None,
             ops: 0,
             op_limit: limits.operations,
@@ -473,10 +482,13 @@ impl<'p> Machine<'p> {
                             self.groups[g].participants -= 1;
                             g
                         }
-                        None => {
-                            self.groups.push(BarrierGroup::default());
-                            self.groups.len() - 1
-                        }
+                        None => match self.free_groups.pop() {
+                            Some(g) => g,
+                            None => {
+                                self.groups.push(BarrierGroup::default());
+                                self.groups.len() - 1
+                            }
+                        },
                     };
                     let n = if max >= min { (max - min + 1) as usize } else { 0 };
                     self.tasks[t].pc = end;
@@ -522,15 +534,17 @@ impl<'p> Machine<'p> {
     fn child(&mut self, parent: usize, pc: Pc, group: Option<usize>) -> usize {
         let regs = self.tasks[parent].regs.clone();
         self.tasks_started += 1;
-        self.tasks.push(Task {
-            regs,
-            pc,
-            parent: Some(parent),
-            pending: 0,
-            state: TaskState::Runnable,
-            group,
-        });
-        self.tasks.len() - 1
+        let task = Task { regs, pc, parent: Some(parent), pending: 0, state: TaskState::Runnable, group };
+        match self.free_tasks.pop() {
+            Some(t) => {
+                self.tasks[t] = task;
+                t
+            }
+            None => {
+                self.tasks.push(task);
+                self.tasks.len() - 1
+            }
+        }
     }
 
     fn end_task(&mut self, t: usize, runnable: &mut Vec<usize>) {
@@ -549,8 +563,17 @@ impl<'p> Machine<'p> {
                 {
                     self.groups[g].participants += 1;
                 }
+                // A group made for the threads of this parent ends with them.
+                if let Some(g) = self.tasks[t].group
+                    && self.tasks[p].group != Some(g)
+                {
+                    self.groups[g] = BarrierGroup::default();
+                    self.free_groups.push(g);
+                }
                 runnable.push(p);
             }
+            // Nothing refers to an ended task but its parent's count of pending ones.
+            self.free_tasks.push(t);
         }
     }
 
@@ -1540,4 +1563,71 @@ fn reduce(op: VectorReduceOp, elem: Elem, lanes: &[u64]) -> u64 {
         acc = arith::binary(bin, elem, acc, v);
     }
     acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Buffer, HostRuntime, compile};
+
+    #[test]
+    fn ended_tasks_and_their_barrier_groups_leave_their_slots_to_the_next() {
+        // A lane loop run a thousand times starts 4000 tasks; no more than one loop's
+        // lanes (and the main task) are alive at once.
+        let text = "gpu_block<CUDA> (b, 0, 0) {
+ allocate buf[int32 * 4] in GPUShared
+ for (i, 0, 999) {
+  gpu_lane<CUDA> (l, 0, 3) {
+   buf[l] = i + l
+   out[l] = buf[3 - l]
+  }
+ }
+ free buf
+}
+";
+        let program = compile(&loopir::parse_stmt(text).expect("parses")).expect("compiles");
+        let mut rt = HostRuntime::new();
+        let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
+        m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[4])).expect("binds");
+        let stats = m.run().expect("runs");
+        assert_eq!(stats.tasks, 4000);
+        assert!(m.tasks.len() <= 5, "{} task slots", m.tasks.len());
+        assert!(m.groups.len() <= 1, "{} barrier groups", m.groups.len());
+        assert_eq!(m.read_buffer("out").expect("reads").values, vec![1002, 1001, 1000, 999]);
+    }
+
+    #[test]
+    fn lanes_do_not_wait_for_each_other_after_stores_to_registers() {
+        // Halide stripes a register allocation outside a lane loop over the lanes
+        // (conv_layer.cuda's accumulators): a lane only reads its own entries, so stores
+        // there need no lockstep, which in shared memory costs a task switch each.
+        let run = |memory: &str| {
+            let text = format!(
+                "gpu_block<CUDA> (b, 0, 0) {{
+ allocate acc[int32 * 4] in {memory}
+ gpu_lane<CUDA> (l, 0, 3) {{
+  acc[l] = 0
+  for (i, 0, 99) {{
+   acc[l] = acc[l] + i
+  }}
+  out[l] = acc[l] + l
+ }}
+ free acc
+}}
+"
+            );
+            let program = compile(&loopir::parse_stmt(&text).expect("parses")).expect("compiles");
+            let mut rt = HostRuntime::new();
+            let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
+            m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[4])).expect("binds");
+            let stats = m.run().expect("runs");
+            (stats.operations, m.read_buffer("out").expect("reads").values)
+        };
+        let (in_registers, out) = run("Register");
+        let (in_shared, out_shared) = run("GPUShared");
+        assert_eq!(out, vec![4950, 4951, 4952, 4953]);
+        assert_eq!(out, out_shared);
+        // A yield after each of the 4*101 stores to shared memory.
+        assert_eq!(in_shared - in_registers, 4 * 101);
+    }
 }

@@ -1,9 +1,13 @@
 //! The interpreter's memory: every allocation, buffer, struct and string a program
 //! touches is an object of bytes, and every pointer is a [`Handle`] to a byte of one.
 //!
-//! Objects are never reused, so a handle to a freed object stays recognisable: reading
-//! or writing through it is a use after free, freeing it again is a double free. Every
-//! access is checked against the object's size. Memory the runtime hands out
+//! A handle carries the generation of its object's slot, so a handle to a freed object
+//! stays recognisable after the slot holds another: reading or writing through it is a
+//! use after free, freeing it again is a double free. (Slots are reused, oldest freed
+//! first, once more than [`KEPT_FREED`] wait: a program that allocates in a loop would
+//! otherwise keep a record of every object it ever made. A handle is mistaken for one
+//! to a later object only after its slot has been reused 256 times.) Every access is
+//! checked against the object's size. Memory the runtime hands out
 //! (`halide_malloc`, device allocations) must be given back before the program ends;
 //! what is left is a leak.
 
@@ -13,23 +17,42 @@ use loopir::Name;
 
 use crate::elem::Elem;
 
-/// A pointer: object number + 1 in the high 32 bits, byte offset in the low 32 bits;
-/// 0 is the null pointer.
+/// A pointer: the generation of the object's slot in the high 8 bits, slot number + 1 in
+/// the next 24, byte offset in the low 32 bits; 0 is the null pointer.
 pub type Handle = u64;
 
 /// The null handle.
 pub const NULL: Handle = 0;
 
-/// Makes a handle to byte `offset` of object `obj`.
+/// Bits of the slot number in a handle.
+const SLOT_BITS: u32 = 24;
+
+/// The most slots a heap has.
+const MAX_SLOTS: usize = (1 << SLOT_BITS) - 2;
+
+/// Freed slots kept before the oldest is reused.
+pub const KEPT_FREED: usize = 1024;
+
+/// Makes a handle to byte `offset` of object `obj` (of its slot's first generation).
 pub fn handle(obj: usize, offset: u32) -> Handle {
-    ((obj as u64 + 1) << 32) | offset as u64
+    handle_of_generation(obj, 0, offset)
 }
 
-/// The object and byte offset of a non-null handle.
+fn handle_of_generation(obj: usize, generation: u8, offset: u32) -> Handle {
+    (((generation as u64) << SLOT_BITS | (obj as u64 + 1)) << 32) | offset as u64
+}
+
+/// The object slot and byte offset of a non-null handle.
 #[inline(always)]
 pub fn decode(h: Handle) -> Option<(usize, u32)> {
-    let obj = h >> 32;
+    let obj = (h >> 32) & ((1 << SLOT_BITS) - 1);
     if obj == 0 { None } else { Some(((obj - 1) as usize, h as u32)) }
+}
+
+/// The generation of the slot a handle was made for.
+#[inline(always)]
+fn generation(h: Handle) -> u8 {
+    (h >> (32 + SLOT_BITS)) as u8
 }
 
 /// What an object is, for messages and for deciding what counts as a leak.
@@ -70,6 +93,10 @@ pub struct Object {
     pub live: bool,
     /// Its size when it was made (kept after a free, for messages).
     pub size: usize,
+    /// How many objects held its slot before it.
+    pub generation: u8,
+    /// The name of the object before it in its slot, for messages.
+    previous: Option<Name>,
 }
 
 /// Why a memory access or a free failed.
@@ -150,6 +177,8 @@ impl fmt::Display for HeapError {
 #[derive(Clone, Debug)]
 pub struct Heap {
     objects: Vec<Object>,
+    /// Slots of freed objects, oldest first.
+    freed: std::collections::VecDeque<usize>,
     live_bytes: usize,
     limit: usize,
 }
@@ -166,7 +195,7 @@ impl Default for Heap {
 impl Heap {
     /// An empty heap that refuses to hold more than `limit` live bytes.
     pub fn new(limit: usize) -> Heap {
-        Heap { objects: Vec::new(), live_bytes: 0, limit }
+        Heap { objects: Vec::new(), freed: Default::default(), live_bytes: 0, limit }
     }
 
     /// A new zero-filled object of `size` bytes; a handle to its first byte.
@@ -175,22 +204,67 @@ impl Heap {
         let Some(size) = fits else {
             return Err(HeapError::TooLarge { bytes: size, live: self.live_bytes, limit: self.limit });
         };
-        if self.objects.len() >= u32::MAX as usize - 1 {
-            return Err(HeapError::TooLarge {
-                bytes: size as u128,
-                live: self.live_bytes,
-                limit: self.limit,
-            });
-        }
+        let mut object = Object {
+            bytes: vec![0; size],
+            kind,
+            name: name.clone(),
+            live: true,
+            size,
+            generation: 0,
+            previous: None,
+        };
+        let slot = if self.freed.len() > KEPT_FREED
+            && let Some(slot) = self.freed.pop_front()
+        {
+            let old = &self.objects[slot];
+            object.generation = old.generation.wrapping_add(1);
+            object.previous = Some(old.name.clone());
+            self.objects[slot] = object;
+            slot
+        } else {
+            if self.objects.len() >= MAX_SLOTS {
+                return Err(HeapError::TooLarge {
+                    bytes: size as u128,
+                    live: self.live_bytes,
+                    limit: self.limit,
+                });
+            }
+            self.objects.push(object);
+            self.objects.len() - 1
+        };
         self.live_bytes += size;
-        self.objects.push(Object { bytes: vec![0; size], kind, name: name.clone(), live: true, size });
-        Ok(handle(self.objects.len() - 1, 0))
+        Ok(handle_of_generation(slot, self.objects[slot].generation, 0))
+    }
+
+    /// The slot of the object `h` points into, if `h` is a handle of this heap; a
+    /// handle of a slot's earlier generation is one to a freed object.
+    #[inline(always)]
+    fn slot(&self, h: Handle) -> Result<(usize, u32), HeapError> {
+        let (obj, off) = decode(h).ok_or(HeapError::Null)?;
+        let o = self.objects.get(obj).ok_or(HeapError::Wild(h))?;
+        if o.generation != generation(h) {
+            return Err(self.stale(obj, generation(h)));
+        }
+        Ok((obj, off))
+    }
+
+    #[cold]
+    fn stale(&self, obj: usize, generation: u8) -> HeapError {
+        let o = &self.objects[obj];
+        let name = match &o.previous {
+            Some(p) if generation == o.generation.wrapping_sub(1) => p.to_string(),
+            _ => "an object".to_owned(),
+        };
+        HeapError::UseAfterFree { name }
     }
 
     /// Frees the object `h` points to the start of.
     pub fn free(&mut self, h: Handle) -> Result<(), HeapError> {
-        let (obj, off) = decode(h).ok_or(HeapError::Null)?;
-        let o = self.objects.get_mut(obj).ok_or(HeapError::Wild(h))?;
+        let (obj, off) = match self.slot(h) {
+            Err(HeapError::UseAfterFree { name }) => return Err(HeapError::DoubleFree { name }),
+            r => r?,
+        };
+        let o = &mut self.objects[obj];
         if !o.live {
             return Err(HeapError::DoubleFree { name: o.name.to_string() });
         }
@@ -200,27 +274,28 @@ impl Heap {
         o.live = false;
         self.live_bytes -= o.bytes.len();
         o.bytes = Vec::new();
+        self.freed.push_back(obj);
         Ok(())
     }
 
     /// Whether `h` points into a live object.
     pub fn is_live(&self, h: Handle) -> bool {
-        decode(h).and_then(|(o, _)| self.objects.get(o)).is_some_and(|o| o.live)
+        self.slot(h).is_ok_and(|(o, _)| self.objects[o].live)
     }
 
     /// The object `h` points into.
     pub fn object(&self, h: Handle) -> Result<&Object, HeapError> {
-        let (obj, _) = decode(h).ok_or(HeapError::Null)?;
-        self.objects.get(obj).ok_or(HeapError::Wild(h))
+        let (obj, _) = self.slot(h)?;
+        Ok(&self.objects[obj])
     }
 
     /// The object `h` points into, mutably.
     pub fn object_mut(&mut self, h: Handle) -> Result<&mut Object, HeapError> {
-        let (obj, _) = decode(h).ok_or(HeapError::Null)?;
-        self.objects.get_mut(obj).ok_or(HeapError::Wild(h))
+        let (obj, _) = self.slot(h)?;
+        Ok(&mut self.objects[obj])
     }
 
-    /// Every object, in the order they were made.
+    /// The object of every slot (the latest to hold it), in the order the slots were made.
     pub fn objects(&self) -> &[Object] {
         &self.objects
     }
@@ -233,8 +308,8 @@ impl Heap {
     /// The object and the absolute byte range of `len` bytes at `byte` past `h`.
     #[inline(always)]
     fn locate(&self, h: Handle, byte: i64, len: usize) -> Result<(usize, usize), HeapError> {
-        let (obj, off) = decode(h).ok_or(HeapError::Null)?;
-        let o = self.objects.get(obj).ok_or(HeapError::Wild(h))?;
+        let (obj, off) = self.slot(h)?;
+        let o = &self.objects[obj];
         let start = off as i64 + byte;
         if start < 0 || start as usize + len > o.bytes.len() {
             return Err(self.access_error(obj, start, len));
@@ -300,8 +375,8 @@ impl Heap {
 
     /// The NUL-terminated string `h` points to (lossily decoded).
     pub fn c_string(&self, h: Handle) -> Result<String, HeapError> {
-        let (obj, off) = decode(h).ok_or(HeapError::Null)?;
-        let o = self.objects.get(obj).ok_or(HeapError::Wild(h))?;
+        let (obj, off) = self.slot(h)?;
+        let o = &self.objects[obj];
         if !o.live {
             return Err(HeapError::UseAfterFree { name: o.name.to_string() });
         }
@@ -370,6 +445,33 @@ mod tests {
         assert_eq!(heap.load(h, Elem::I32, 4, 0), Err(HeapError::UseAfterFree { name: "f".into() }));
         assert_eq!(heap.load(NULL, Elem::I32, 4, 0), Err(HeapError::Null));
         assert_eq!(heap.live_bytes(), 0);
+    }
+
+    #[test]
+    fn slots_of_freed_objects_are_reused_and_old_handles_still_fail() {
+        // A program that allocates in a loop: the heap keeps KEPT_FREED freed slots, not
+        // one per allocation ever made.
+        let mut heap = Heap::default();
+        let first = heap.alloc(4, ObjectKind::Realization, &"f".into()).expect("alloc");
+        heap.free(first).expect("free");
+        for _ in 0..5000 {
+            let h = heap.alloc(4, ObjectKind::Realization, &"g".into()).expect("alloc");
+            heap.free(h).expect("free");
+        }
+        assert!(heap.objects().len() <= KEPT_FREED + 1, "{} slots", heap.objects().len());
+        // Once `first`'s slot holds a live object again, its handle does not reach it.
+        let slot_of = |h: Handle| decode(h).map(|(o, _)| o);
+        let again = loop {
+            let h = heap.alloc(4, ObjectKind::Allocation, &"h".into()).expect("alloc");
+            if slot_of(h) == slot_of(first) {
+                break h;
+            }
+            heap.free(h).expect("free");
+        };
+        assert_ne!(again, first);
+        assert!(matches!(heap.load(first, Elem::I32, 4, 0), Err(HeapError::UseAfterFree { .. })));
+        assert!(matches!(heap.free(first), Err(HeapError::DoubleFree { .. })));
+        assert_eq!(heap.load(again, Elem::I32, 4, 0), Ok(0));
     }
 
     #[test]

@@ -122,6 +122,8 @@ struct Compiler<'r> {
     /// Inside the body of a GPU lane loop: the allocations made in it, which each lane
     /// has to itself.
     lane_private: Option<Vec<Name>>,
+    /// The allocations in registers around the node (each thread's own).
+    registers: Vec<Name>,
     /// Lets of a GPU block that read thread ids the thread loops inside them bind, and
     /// whether each is bound now (see `Compiler::thread_body`).
     thread_lets: Vec<(Name, Expr, bool)>,
@@ -157,6 +159,7 @@ impl<'r> Compiler<'r> {
             constant_regs: FxHashMap::default(),
             groups: group::Groups::default(),
             lane_private: None,
+            registers: Vec::new(),
             thread_lets: Vec::new(),
         }
     }

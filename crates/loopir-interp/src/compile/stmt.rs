@@ -134,7 +134,9 @@ impl Compiler<'_> {
                         site,
                     });
                 }
-                if self.lane_private.as_ref().is_some_and(|p| !p.contains(name)) {
+                if self.lane_private.as_ref().is_some_and(|p| !p.contains(name))
+                    && !self.registers.contains(name)
+                {
                     self.emit(Instr::Yield);
                 }
                 Ok(())
@@ -145,6 +147,7 @@ impl Compiler<'_> {
             StmtKind::Allocate {
                 name,
                 ty,
+                memory_type,
                 extents,
                 condition,
                 new_expr,
@@ -212,9 +215,18 @@ impl Compiler<'_> {
                 if let Some(p) = &mut self.lane_private {
                     p.push(name.clone());
                 }
+                // Registers are each thread's own, even when the allocation is outside
+                // the lane loop (Halide stripes it over the lanes).
+                let register = *memory_type == loopir::MemoryType::Register;
+                if register {
+                    self.registers.push(name.clone());
+                }
                 let r = self.stmt(body);
                 if let Some(p) = &mut self.lane_private {
                     p.retain(|n| n != name);
+                }
+                if register {
+                    self.registers.pop();
                 }
                 self.emit(Instr::Free { ptr: owner, custom, free_fn, scope_end: true, site });
                 if let Some(v) = self.allocs.get_mut(name) {
