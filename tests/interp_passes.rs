@@ -11,16 +11,13 @@
 
 mod interp_support;
 
-use interp_support::{Agreement, cases_dir, compare_outputs, env_of, parse, reference_run, run};
+use interp_support::{Agreement, HEAVY_LIMIT, cases_dir, compare_outputs, env_of, parse, reference_run, run};
 use loopir_interp::PipelineRun;
 use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
 
 /// The operations one run may execute (about 5 s at the interpreter's speed; most cases
 /// need far less).
 const LIMIT: u64 = 400_000_000;
-
-/// The operations one run of a case in [`HEAVY`] may execute.
-const HEAVY_LIMIT: u64 = 1_000_000_000_000;
 
 /// Cases whose smallest accepted size needs more than [`LIMIT`] operations: the suite
 /// skips them, the ignored test `the_heavy_profile_cases_keep_their_meaning` runs their

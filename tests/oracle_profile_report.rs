@@ -10,29 +10,22 @@
 //! no heap allocation), and prints a name in a 23-column slot; the comparison applies
 //! both rules to the entry tree. A case that cannot run is listed in [`CANNOT_RUN`]
 //! with the reason, and a listed reason that no longer happens is an error; the cases
-//! over the suite's budget ([`OVER_BUDGET`]) run with `LOOPIR_INTERP_LIMIT` set (see
+//! over the suite's budget ([`OVER_BUDGET`]) run in an ignored test (see
 //! `docs/testing.md`).
 
 mod interp_support;
 
-use interp_support::{TestRuntime, cases_dir, parse, run, run_in};
-use loopir_interp::buffer::{Dim, dense_strides};
+use interp_support::{HEAVY_LIMIT, TestRuntime, cases_dir, computes_something, parse, run, run_in};
 use loopir_interp::profiler::{KIND_ALLOCATION, KIND_FREE, KIND_MALLOC, KIND_OVERHEAD, KIND_THREAD_IDLE};
-use loopir_interp::{PipelineRun, ProfileClock, RecordingRuntime, RunStats, ShapeSource};
+use loopir_interp::{ProfileClock, RecordingRuntime};
 use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
 
 /// The operations one run may execute (as in `oracle_interp`).
 const LIMIT: u64 = 40_000_000;
 
-/// The limit, unless `LOOPIR_INTERP_LIMIT` sets another (which also runs
-/// [`OVER_BUDGET`]; see `docs/testing.md`).
-fn limit() -> u64 {
-    std::env::var("LOOPIR_INTERP_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(LIMIT)
-}
-
 /// Cases that need more operations (or memory) than the suite's budget at the smallest
-/// size their checks accept (as in `oracle_interp`): skipped unless
-/// `LOOPIR_INTERP_LIMIT` is set.
+/// size their checks accept (as in `oracle_interp`): the suite skips them, the ignored
+/// test [`the_profiled_cases_over_the_suites_budget_report_the_entry_tree`] runs them.
 const OVER_BUDGET: &[&str] = &[
     "app_conv_layer.cpu",
     "app_conv_layer.cuda",
@@ -51,32 +44,11 @@ const OVER_BUDGET: &[&str] = &[
 /// listed here must keep failing with that error, so the list cannot go stale.
 const CANNOT_RUN: &[(&str, &str)] = &[];
 
-/// Output sizes given where the smallest size the pipeline accepts computes nothing:
-/// camera_pipe rounds its output down to whole 64x32 tiles.
-const OUTPUT_SIZES: &[(&str, &str, &[i32])] = &[("app_camera_pipe.cpu", "processed", &[64, 32, 3])];
-
 /// The width of the report's name slot after its two leading spaces.
 const NAME_WIDTH: usize = 23;
 
-/// A run that gives only the shape of `output`: the pipeline's bounds query sizes the
-/// rest.
-fn given_output(output: &str, extents: &[i32]) -> PipelineRun {
-    let dims = extents
-        .iter()
-        .zip(dense_strides(extents))
-        .map(|(&extent, stride)| Dim { min: 0, extent, stride })
-        .collect();
-    PipelineRun {
-        inputs: Vec::new(),
-        outputs: Vec::new(),
-        stats: RunStats::default(),
-        shapes_from: ShapeSource::Given,
-        shapes: [(output.to_owned(), dims)].into_iter().collect(),
-        elems: Default::default(),
-    }
-}
-
-fn check(case: &str) -> Result<(), String> {
+/// Checks the report of one case, each run executing at most `limit` operations.
+fn check(case: &str, limit: u64) -> Result<(), String> {
     let dir = cases_dir().join(case);
     let input = parse(&dir, &dir.join("profile.input.stmt"))?;
     let env_text = std::fs::read_to_string(dir.join("profile.env.json")).map_err(|e| e.to_string())?;
@@ -91,17 +63,11 @@ fn check(case: &str) -> Result<(), String> {
 
     let program = parse(&dir, &dir.join("profile.expected.stmt"))?;
     // Shapes first (this may run the program several times), then one recorded run.
-    let given = OUTPUT_SIZES
-        .iter()
-        .find(|(c, ..)| *c == case)
-        .map(|(_, output, extents)| given_output(output, extents));
-    let shaped = run(case, &program, given.as_ref(), limit()).map_err(|e| e.to_string())?;
-    if shaped.outputs.iter().any(|(_, b)| b.is_empty()) {
-        return Err("an output is empty: give it a size in OUTPUT_SIZES".to_owned());
-    }
+    let shaped = run(case, &program, None, limit).map_err(|e| e.to_string())?;
+    computes_something(&shaped)?;
     let mut runtime = TestRuntime::default();
     runtime.recording = Some(RecordingRuntime::new(ProfileClock::Operations));
-    run_in(&mut runtime, case, &program, Some(&shaped), limit()).map_err(|e| e.to_string())?;
+    run_in(&mut runtime, case, &program, Some(&shaped), limit).map_err(|e| e.to_string())?;
     let recording = runtime.recording.ok_or("no recording")?;
     recording.profiler.finish().map_err(|e| e.to_string())?;
     let pipelines = recording.profiler.pipelines();
@@ -195,8 +161,8 @@ fn check(case: &str) -> Result<(), String> {
     Ok(())
 }
 
-#[test]
-fn every_profiled_case_reports_the_entry_tree() {
+/// The oracle's profiled cases, sorted.
+fn profiled_cases() -> Vec<String> {
     let mut cases: Vec<String> = std::fs::read_dir(cases_dir())
         .expect("the oracle's cases")
         .filter_map(|e| e.ok())
@@ -205,18 +171,19 @@ fn every_profiled_case_reports_the_entry_tree() {
         .collect();
     cases.sort();
     assert_eq!(cases.len(), 49, "the oracle has 49 profiled cases");
-    let run_all = std::env::var_os("LOOPIR_INTERP_LIMIT").is_some();
+    cases
+}
+
+/// Checks `cases` with `limit` operations a run (`verbose`: prints each case's time);
+/// the problems found, and how many cases reported their entry tree.
+fn check_cases(cases: &[&str], limit: u64, verbose: bool) -> (Vec<String>, usize) {
     let mut problems = Vec::new();
-    let (mut ran, mut skipped) = (0, 0);
-    for case in &cases {
-        if OVER_BUDGET.contains(&case.as_str()) && !run_all {
-            skipped += 1;
-            continue;
-        }
-        let listed = CANNOT_RUN.iter().find(|(c, _)| c == case);
+    let mut ran = 0;
+    for &case in cases {
+        let listed = CANNOT_RUN.iter().find(|(c, _)| *c == case);
         let started = std::time::Instant::now();
-        let result = check(case);
-        if run_all {
+        let result = check(case, limit);
+        if verbose {
             println!(
                 "{case}: {} ({:.1} s)",
                 if result.is_ok() { "rows = entries" } else { "error" },
@@ -232,11 +199,37 @@ fn every_profiled_case_reports_the_entry_tree() {
             (Err(e), _) => problems.push(format!("{case}: {}", e.lines().next().unwrap_or(""))),
         }
     }
+    (problems, ran)
+}
+
+#[test]
+fn every_profiled_case_reports_the_entry_tree() {
+    let cases = profiled_cases();
+    let within: Vec<&str> = cases.iter().map(String::as_str).filter(|c| !OVER_BUDGET.contains(c)).collect();
+    let (problems, ran) = check_cases(&within, LIMIT, false);
     println!(
-        "{ran} of {} profiled cases report their entry tree; {skipped} over the suite's budget, {} cannot run",
+        "{ran} of {} profiled cases report their entry tree; {} over the suite's budget, {} cannot run",
         cases.len(),
+        cases.len() - within.len(),
         CANNOT_RUN.len()
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert_eq!(ran + skipped + CANNOT_RUN.len(), cases.len());
+    assert_eq!(ran + (cases.len() - within.len()) + CANNOT_RUN.len(), cases.len());
+}
+
+/// The cases of [`OVER_BUDGET`], with [`HEAVY_LIMIT`] operations a run (half an hour:
+/// conv_layer's runs take minutes): `cargo test --test oracle_profile_report --
+/// --ignored --nocapture`.
+#[test]
+#[ignore = "half an hour of interpretation; run on demand"]
+fn the_profiled_cases_over_the_suites_budget_report_the_entry_tree() {
+    let cases = profiled_cases();
+    for case in OVER_BUDGET {
+        assert!(cases.iter().any(|c| c == case), "OVER_BUDGET lists {case}, which is not a profiled case");
+    }
+    let (problems, ran) = check_cases(OVER_BUDGET, HEAVY_LIMIT, true);
+    println!("{ran} of the {} cases over the suite's budget report their entry tree", OVER_BUDGET.len());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let listed = OVER_BUDGET.iter().filter(|c| CANNOT_RUN.iter().any(|(l, _)| l == *c)).count();
+    assert_eq!(ran + listed, OVER_BUDGET.len());
 }

@@ -16,24 +16,22 @@ mod interp_support;
 
 use std::path::Path;
 
-use interp_support::{TestRuntime, cases_dir, parse, reference_run, run, run_in, stage_name, stages};
+use interp_support::{
+    HEAVY_LIMIT, TestRuntime, cases_dir, computes_something, parse, reference_run, run, run_in, stage_name,
+    stages,
+};
 use loopir::visit::Visitor;
 use loopir::{Expr, ExprKind, Stmt, StmtKind};
-use loopir_interp::buffer::{Dim, dense_strides};
 use loopir_interp::tracer::{TraceCheck, TraceLog, UnendedEvent, scope_trace_lets};
-use loopir_interp::{PipelineRun, RecordingRuntime, RunStats, ShapeSource};
+use loopir_interp::{PipelineRun, RecordingRuntime};
 
 /// The operations one run may execute (as in `oracle_interp`).
 const LIMIT: u64 = 40_000_000;
 
-/// The limit, unless `LOOPIR_INTERP_LIMIT` sets another (which also runs
-/// [`OVER_BUDGET`]).
-fn limit() -> u64 {
-    std::env::var("LOOPIR_INTERP_LIMIT").ok().and_then(|v| v.parse().ok()).unwrap_or(LIMIT)
-}
-
 /// Traced cases whose stages need more operations than the suite's budget (as in
-/// `oracle_interp`): skipped unless `LOOPIR_INTERP_LIMIT` is set.
+/// `oracle_interp`): the suite skips them, the ignored test
+/// [`the_traced_cases_over_the_suites_budget_parent_each_event_by_its_innermost_enclosing_event`]
+/// runs them.
 const OVER_BUDGET: &[&str] = &["app_local_laplacian.trace"];
 
 /// Parts of the errors of stages that cannot run: from closure conversion on, parallel
@@ -42,11 +40,6 @@ const CANNOT_RUN: &[&str] = &[
     "compiled into a closure function whose body is not in the file",
     "compiled into closure functions whose bodies are not in the file",
 ];
-
-/// Output sizes given where the smallest size the pipeline accepts computes nothing:
-/// camera_pipe rounds its output down to whole 64x32 tiles (16x16 is accepted, and
-/// makes an empty output).
-const OUTPUT_SIZES: &[(&str, &str, &[i32])] = &[("app_camera_pipe.trace", "processed", &[64, 32, 3])];
 
 /// Why the reference's lowering leaves a begin event without its end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,7 +63,7 @@ const UNENDED: &[(&str, &str, &[&str], Cause)] = &[
     ("app_camera_pipe.trace", "07.", &["consume f28", "consume f7"], Cause::WarmUpGuard),
     ("app_harris.trace", "07.", &["consume Iy", "consume gray"], Cause::WarmUpGuard),
     ("app_interpolate.trace", "07.", &["consume downsampled_0_clone_in_downx_1$0"], Cause::WarmUpGuard),
-    // Runs only with `LOOPIR_INTERP_LIMIT` (see OVER_BUDGET).
+    // Runs only in the ignored test (see OVER_BUDGET).
     ("app_local_laplacian.trace", "07.", &["consume f3_clone_in_f4$0"], Cause::WarmUpGuard),
     (
         "async_producer.trace",
@@ -86,48 +79,34 @@ fn kind(what: &str) -> &str {
 }
 
 /// The shapes every stage of `case` runs on: those the latest stage that answers a
-/// bounds query asks for (as in `oracle_interp`), with the outputs [`OUTPUT_SIZES`]
-/// gives. `None` when no stage answers one (each stage then finds its own).
-fn shapes_of(case: &str) -> Result<Option<PipelineRun>, String> {
-    let Ok((stage, run_)) = reference_run(case, limit()) else { return Ok(None) };
-    let Some((_, output, extents)) = OUTPUT_SIZES.iter().find(|(c, ..)| *c == case) else {
-        return Ok(Some(run_));
-    };
-    let dir = cases_dir().join(case);
-    let stmt = parse(&dir, &dir.join("stages").join(&stage))?;
-    let dims = extents
-        .iter()
-        .zip(dense_strides(extents))
-        .map(|(&extent, stride)| Dim { min: 0, extent, stride })
-        .collect();
-    let given = PipelineRun {
-        inputs: Vec::new(),
-        outputs: Vec::new(),
-        stats: RunStats::default(),
-        shapes_from: ShapeSource::Given,
-        shapes: [((*output).to_owned(), dims)].into_iter().collect(),
-        elems: Default::default(),
-    };
-    let shaped = run(case, &stmt, Some(&given), limit()).map_err(|e| format!("{stage}: {e}"))?;
-    let empty = shaped.outputs.iter().any(|(_, b)| b.is_empty());
-    if empty { Err(format!("{stage}: an output is empty at {extents:?}")) } else { Ok(Some(shaped)) }
+/// bounds query asks for (as in `oracle_interp`). `None` when no stage answers one.
+fn shapes_of(case: &str, limit: u64) -> Option<PipelineRun> {
+    // A case without one (or whose shapes compute nothing) has each stage find and check its own.
+    reference_run(case, limit).ok().map(|(_, shaped)| shaped)
 }
 
 /// Runs `file` of the case in `dir` on `shaped` and returns its trace log (`Err`: it
 /// cannot run).
-fn trace_of(case: &str, dir: &Path, file: &Path, shaped: Option<&PipelineRun>) -> Result<TraceLog, String> {
+fn trace_of(
+    case: &str,
+    dir: &Path,
+    file: &Path,
+    shaped: Option<&PipelineRun>,
+    limit: u64,
+) -> Result<TraceLog, String> {
     let stmt = scope_trace_lets(&parse(dir, file)?);
     let own;
     let shaped = match shaped {
         Some(s) => s,
         None => {
-            own = run(case, &stmt, None, limit()).map_err(|e| e.to_string())?;
+            own = run(case, &stmt, None, limit).map_err(|e| e.to_string())?;
+            computes_something(&own)?;
             &own
         }
     };
     let mut runtime = TestRuntime::default();
     runtime.recording = Some(RecordingRuntime::default());
-    run_in(&mut runtime, case, &stmt, Some(shaped), limit()).map_err(|e| e.to_string())?;
+    run_in(&mut runtime, case, &stmt, Some(shaped), limit).map_err(|e| e.to_string())?;
     Ok(runtime.recording.map(|r| r.trace).unwrap_or_default())
 }
 
@@ -242,8 +221,8 @@ fn judge(case: &str, stage: &Path, log: &TraceLog, check: &TraceCheck) -> Option
     None
 }
 
-#[test]
-fn every_traced_stage_parents_each_event_by_its_innermost_enclosing_event() {
+/// The oracle's traced cases, sorted.
+fn traced_cases() -> Vec<String> {
     let mut cases: Vec<String> = std::fs::read_dir(cases_dir())
         .expect("the oracle's cases")
         .filter_map(|e| e.ok())
@@ -252,56 +231,93 @@ fn every_traced_stage_parents_each_event_by_its_innermost_enclosing_event() {
         .collect();
     cases.sort();
     assert_eq!(cases.len(), 10, "the oracle has 10 traced cases");
-    let run_all = std::env::var_os("LOOPIR_INTERP_LIMIT").is_some();
-    let mut problems = Vec::new();
-    let (mut clean, mut unended, mut cannot_run, mut skipped, mut total) = (0, 0, 0, 0, 0);
-    let mut clean_cases = 0;
-    for case in &cases {
+    cases
+}
+
+/// What checking the stages of some cases found.
+#[derive(Default)]
+struct Tally {
+    problems: Vec<String>,
+    stages: usize,
+    clean: usize,
+    unended: usize,
+    cannot_run: usize,
+    clean_cases: usize,
+}
+
+/// Checks every stage of `cases` with `limit` operations a run (`verbose`: prints each
+/// case's time).
+fn check_cases(cases: &[&str], limit: u64, verbose: bool) -> Tally {
+    let mut t = Tally::default();
+    for &case in cases {
         let dir = cases_dir().join(case);
         let files = stages(&dir);
-        total += files.len();
-        if OVER_BUDGET.contains(&case.as_str()) && !run_all {
-            skipped += files.len();
-            continue;
-        }
-        let shaped = match shapes_of(case) {
-            Ok(s) => s,
-            Err(e) => {
-                problems.push(format!("{case}: {e}"));
-                continue;
-            }
-        };
-        let before = problems.len();
+        t.stages += files.len();
+        let shaped = shapes_of(case, limit);
+        let before = t.problems.len();
         let started = std::time::Instant::now();
         for stage in &files {
             let at = format!("{case} {}", stage_name(stage));
-            match trace_of(case, &dir, stage, shaped.as_ref()) {
+            match trace_of(case, &dir, stage, shaped.as_ref(), limit) {
                 Ok(log) => {
                     let check = log.check();
                     match judge(case, stage, &log, &check) {
-                        Some(p) => problems.push(format!("{at}: {p}")),
-                        None if check.unended.is_empty() => clean += 1,
-                        None => unended += 1,
+                        Some(p) => t.problems.push(format!("{at}: {p}")),
+                        None if check.unended.is_empty() => t.clean += 1,
+                        None => t.unended += 1,
                     }
                 }
-                Err(e) if CANNOT_RUN.iter().any(|w| e.contains(w)) => cannot_run += 1,
-                Err(e) => problems.push(format!("{at}: {}", e.lines().next().unwrap_or(""))),
+                Err(e) if CANNOT_RUN.iter().any(|w| e.contains(w)) => t.cannot_run += 1,
+                Err(e) => t.problems.push(format!("{at}: {}", e.lines().next().unwrap_or(""))),
             }
         }
-        if problems.len() == before {
-            clean_cases += 1;
+        if t.problems.len() == before {
+            t.clean_cases += 1;
         }
-        if run_all {
+        if verbose {
             println!("{case}: {} stages in {:.1} s", files.len(), started.elapsed().as_secs_f64());
         }
     }
+    t
+}
+
+#[test]
+fn every_traced_stage_parents_each_event_by_its_innermost_enclosing_event() {
+    let cases = traced_cases();
+    let within: Vec<&str> = cases.iter().map(String::as_str).filter(|c| !OVER_BUDGET.contains(c)).collect();
+    let skipped: usize = OVER_BUDGET.iter().map(|c| stages(&cases_dir().join(c)).len()).sum();
+    let t = check_cases(&within, LIMIT, false);
     println!(
-        "{} traced stages of {} cases: {clean} well parented with every event ended, {unended} well \
-         parented with events the reference leaves unended (listed), {cannot_run} cannot run (closures), \
-         {skipped} over budget; {clean_cases} cases without problems",
-        total,
-        cases.len()
+        "{} traced stages of {} cases: {} well parented with every event ended, {} well \
+         parented with events the reference leaves unended (listed), {} cannot run (closures), \
+         {skipped} over budget; {} cases without problems",
+        t.stages + skipped,
+        cases.len(),
+        t.clean,
+        t.unended,
+        t.cannot_run,
+        t.clean_cases
     );
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert_eq!(clean + unended + cannot_run + skipped, total);
+    assert!(t.problems.is_empty(), "{}", t.problems.join("\n"));
+    assert_eq!(t.clean + t.unended + t.cannot_run, t.stages);
+}
+
+/// The cases of [`OVER_BUDGET`], with [`HEAVY_LIMIT`] operations a run (about 20
+/// minutes, and gigabytes for the log): `cargo test --test oracle_trace_log --
+/// --ignored --nocapture`.
+#[test]
+#[ignore = "minutes of interpretation; run on demand"]
+fn the_traced_cases_over_the_suites_budget_parent_each_event_by_its_innermost_enclosing_event() {
+    let cases = traced_cases();
+    for case in OVER_BUDGET {
+        assert!(cases.iter().any(|c| c == case), "OVER_BUDGET lists {case}, which is not a traced case");
+    }
+    let t = check_cases(OVER_BUDGET, HEAVY_LIMIT, true);
+    println!(
+        "{} traced stages over the suite's budget: {} well parented with every event ended, {} with \
+         listed unended events, {} cannot run (closures)",
+        t.stages, t.clean, t.unended, t.cannot_run
+    );
+    assert!(t.problems.is_empty(), "{}", t.problems.join("\n"));
+    assert_eq!(t.clean + t.unended + t.cannot_run, t.stages);
 }

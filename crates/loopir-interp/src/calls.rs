@@ -106,8 +106,7 @@ impl Machine<'_> {
             RtFn::Profiler(p) => self.profiler_call(p, a)? as u64,
             RtFn::TraceHelper => {
                 let event = self.read_trace_event(a)?;
-                let (ops, thread_id, parent_thread) =
-                    (self.ops, self.current_task as i32, self.parent_task());
+                let (ops, (thread_id, parent_thread)) = (self.ops, self.thread_ids());
                 let (runtime, heap) = self.runtime_and_heap();
                 let mut cx = RuntimeCx { heap, ops, thread_id, parent_thread };
                 runtime.trace(&event, &mut cx)? as i64 as u64
@@ -156,8 +155,7 @@ impl Machine<'_> {
             RtFn::Math(..) => 0,
             RtFn::User(k) => {
                 let name = self.program().externs.get(k as usize).cloned().unwrap_or_else(|| Name::from("?"));
-                let (ops, thread_id, parent_thread) =
-                    (self.ops, self.current_task as i32, self.parent_task());
+                let (ops, (thread_id, parent_thread)) = (self.ops, self.thread_ids());
                 let (runtime, heap) = self.runtime_and_heap();
                 let mut cx = RuntimeCx { heap, ops, thread_id, parent_thread };
                 runtime.extern_call(&name, a, &mut cx)?
@@ -505,7 +503,7 @@ impl Machine<'_> {
                 return Ok(0);
             }
         };
-        let (ops, thread_id, parent_thread) = (self.ops, self.current_task as i32, self.parent_task());
+        let (ops, (thread_id, parent_thread)) = (self.ops, self.thread_ids());
         let (runtime, heap) = self.runtime_and_heap();
         let mut cx = RuntimeCx { heap, ops, thread_id, parent_thread };
         runtime.profiler(&call, &mut cx)

@@ -93,6 +93,9 @@ enum TaskState {
 
 #[derive(Clone, Debug)]
 struct Task {
+    /// The thread id the runtime sees: the number of tasks started before it in the run
+    /// (0 for the main task), so a task in a reused slot is still a new thread.
+    id: i32,
     regs: Vec<u64>,
     pc: Pc,
     parent: Option<usize>,
@@ -396,6 +399,7 @@ impl<'p> Machine<'p> {
         }
         regs[at..at + self.program.constants.len()].copy_from_slice(&self.program.constants);
         self.tasks.push(Task {
+            id: 0,
             regs,
             pc: 0,
             parent: None,
@@ -526,15 +530,20 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// The task that started the current one (`None` for the main task).
-    pub(crate) fn parent_task(&self) -> Option<i32> {
-        self.tasks.get(self.current_task).and_then(|t| t.parent).map(|p| p as i32)
+    /// The runtime's view of the current task: its thread id and that of the task that
+    /// started it (`None` for the main task). A parent outlives its children (it waits
+    /// for them), so its slot still holds it.
+    pub(crate) fn thread_ids(&self) -> (i32, Option<i32>) {
+        let task = &self.tasks[self.current_task];
+        (task.id, task.parent.map(|p| self.tasks[p].id))
     }
 
     fn child(&mut self, parent: usize, pc: Pc, group: Option<usize>) -> usize {
         let regs = self.tasks[parent].regs.clone();
         self.tasks_started += 1;
-        let task = Task { regs, pc, parent: Some(parent), pending: 0, state: TaskState::Runnable, group };
+        // Ids wrap after 2^31 tasks; a run that long is far past any operation budget.
+        let id = (self.tasks_started & i32::MAX as u64) as i32;
+        let task = Task { id, regs, pc, parent: Some(parent), pending: 0, state: TaskState::Runnable, group };
         match self.free_tasks.pop() {
             Some(t) => {
                 self.tasks[t] = task;

@@ -590,7 +590,8 @@ pub struct RuntimeCx<'a> {
     pub heap: &'a mut Heap,
     /// Operations executed so far (a deterministic clock).
     pub ops: u64,
-    /// The id of the thread making the call (0 on the main thread).
+    /// The id of the thread making the call: 0 on the main thread, n on the n-th task
+    /// the run started (a fork's, a GPU thread's or lane's), so no two tasks share one.
     pub thread_id: i32,
     /// The thread that started the calling one (a fork's or a GPU thread loop's task);
     /// `None` on the main thread.

@@ -180,3 +180,67 @@ _halide_buffer_set_device_dirty((struct halide_buffer_t *)out.buffer, true)
     m.run().expect("runs");
     assert_eq!(m.read_buffer("out").expect("out").values, vec![6, 7, 8, 9]);
 }
+
+/// Records the thread ids the runtime sees at each call of the extern `probe`.
+#[derive(Default)]
+struct ThreadProbe {
+    seen: Vec<(i32, Option<i32>)>,
+}
+
+impl loopir_interp::Runtime for ThreadProbe {
+    fn profiler(
+        &mut self,
+        _call: &loopir_interp::ProfilerCall,
+        _cx: &mut loopir_interp::RuntimeCx<'_>,
+    ) -> Result<i64, loopir_interp::InterpError> {
+        Ok(0)
+    }
+
+    fn trace(
+        &mut self,
+        _event: &loopir_interp::TraceEvent,
+        _cx: &mut loopir_interp::RuntimeCx<'_>,
+    ) -> Result<i32, loopir_interp::InterpError> {
+        Ok(0)
+    }
+
+    fn knows_extern(&self, name: &str) -> bool {
+        name == "probe"
+    }
+
+    fn extern_call(
+        &mut self,
+        _name: &str,
+        _args: &[loopir_interp::ExternArg],
+        cx: &mut loopir_interp::RuntimeCx<'_>,
+    ) -> Result<u64, loopir_interp::InterpError> {
+        self.seen.push((cx.thread_id, cx.parent_thread));
+        Ok(0)
+    }
+}
+
+#[test]
+fn every_task_is_a_new_thread_even_in_a_reused_slot() {
+    // Each run of the lane loop starts two tasks in the slots the run before freed; the
+    // tracer keys a thread's open events by its id, so a reused id would hand a new
+    // task the events its slot's last task left open.
+    let text = "gpu_block<CUDA> (b, 0, 0) {
+ for (i, 0, 1) {
+  gpu_lane<CUDA> (l, 0, 1) {
+   out[(i*2) + l] = probe(l)
+  }
+ }
+}
+";
+    let mut rt = ThreadProbe::default();
+    let program =
+        loopir_interp::compile_with(&loopir::parse_stmt(text).expect("parses"), &rt).expect("compiles");
+    let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
+    m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[4])).expect("binds");
+    let stats = m.run().expect("runs");
+    assert_eq!(stats.tasks, 4);
+    let mut ids: Vec<i32> = rt.seen.iter().map(|&(id, _)| id).collect();
+    ids.sort();
+    assert_eq!(ids, vec![1, 2, 3, 4], "{:?}", rt.seen);
+    assert!(rt.seen.iter().all(|&(_, parent)| parent == Some(0)), "{:?}", rt.seen);
+}
