@@ -108,23 +108,9 @@ impl Devices {
         Devices((self.0 & !ENCLOSING.0) | (1 << api as u16))
     }
     fn iter(self) -> impl Iterator<Item = DeviceApi> {
-        ALL_APIS.into_iter().filter(move |a| self.has(*a))
+        DeviceApi::ALL.into_iter().filter(move |a| self.has(*a))
     }
 }
-
-const ALL_APIS: [DeviceApi; 11] = [
-    DeviceApi::None,
-    DeviceApi::Host,
-    DeviceApi::DefaultGpu,
-    DeviceApi::Cuda,
-    DeviceApi::OpenCl,
-    DeviceApi::Metal,
-    DeviceApi::Hexagon,
-    DeviceApi::HexagonDma,
-    DeviceApi::D3D12Compute,
-    DeviceApi::Vulkan,
-    DeviceApi::WebGpu,
-];
 
 /// Where a statement or expression touches and writes the buffer, and whether it holds a
 /// loop.
