@@ -31,10 +31,10 @@
 
 use std::collections::BTreeSet;
 
+use loopir::dag::{self, Node};
 use loopir::mutate::{Mutator, TryMutator};
 use loopir::pipeline::NameGen;
 use loopir::stack::with_stack;
-use loopir::visit::Visitor;
 use loopir::{
     BinOp, CType, CallType, DeviceApi, Expr, ExprKind, Intrinsic, MemoryType, Name, Stmt, StmtKind, Type,
 };
@@ -876,48 +876,32 @@ fn outermost_produce(s: &Stmt) -> Option<Site> {
 /// The buffers loaded or stored, or named by a `.buffer` variable, that no allocation of
 /// the statement makes: the pipeline's inputs and outputs, in name order.
 fn external_buffers(s: &Stmt) -> BTreeSet<String> {
-    #[derive(Default)]
-    struct Names {
-        used: BTreeSet<String>,
-        allocated: FxHashSet<Name>,
-        buffer_vars: BTreeSet<String>,
-        seen: FxHashSet<*const loopir::ExprNode>,
-    }
-    impl Visitor for Names {
-        fn visit_expr(&mut self, e: &Expr) {
-            if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
-                return;
+    let mut used = BTreeSet::new();
+    let mut allocated = FxHashSet::default();
+    dag::for_each_node(s, |node| match node {
+        Node::Stmt(s) => match s.kind() {
+            StmtKind::Store { name, .. } => {
+                used.insert(name.to_string());
             }
-            match e.kind() {
-                ExprKind::Load { name, .. } => {
-                    self.used.insert(name.to_string());
-                }
-                ExprKind::Variable(n) if e.ty() == Type::buffer_ptr() => {
-                    if let Some(b) = n.strip_suffix(".buffer") {
-                        self.buffer_vars.insert(b.to_owned());
-                    }
-                }
-                _ => {}
+            StmtKind::Allocate { name, .. } => {
+                allocated.insert(name.clone());
             }
-            self.super_expr(e)
-        }
-        fn visit_stmt(&mut self, s: &Stmt) {
-            match s.kind() {
-                StmtKind::Store { name, .. } => {
-                    self.used.insert(name.to_string());
-                }
-                StmtKind::Allocate { name, .. } => {
-                    self.allocated.insert(name.clone());
-                }
-                _ => {}
+            _ => {}
+        },
+        Node::Expr(e) => match e.kind() {
+            ExprKind::Load { name, .. } => {
+                used.insert(name.to_string());
             }
-            self.super_stmt(s)
-        }
-    }
-    let mut names = Names::default();
-    names.visit_stmt(s);
-    let Names { used, allocated, buffer_vars, .. } = names;
-    used.into_iter().chain(buffer_vars).filter(|n| !allocated.contains(n.as_str())).collect()
+            ExprKind::Variable(n) if e.ty() == Type::buffer_ptr() => {
+                if let Some(b) = n.strip_suffix(".buffer") {
+                    used.insert(b.to_owned());
+                }
+            }
+            _ => {}
+        },
+    });
+    used.retain(|n| !allocated.contains(n.as_str()));
+    used
 }
 
 /// Injects the copies of every input and output at the site.
