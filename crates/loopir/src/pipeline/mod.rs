@@ -25,6 +25,6 @@ pub use env::{
     BoundDesc, ConstraintDesc, EnvError, FuncDesc, ImageDesc, OutputDesc, ParamDesc, PipelineEnv, RVarDesc,
     TargetDesc, UpdateDesc,
 };
-pub use names::{CounterOutOfRange, MAX_COUNTER, NameGen, NameGenState};
+pub use names::{CounterOutOfRange, MAX_COUNTER, NameGen, NameGenState, first_unused_temp};
 pub use pass::{Cause, Pass, PassError, Pipeline, PipelineError, PipelineObserver, Timings};
 pub use stage::{IrStage, StageEvidence, WrongStage, check_stage};
