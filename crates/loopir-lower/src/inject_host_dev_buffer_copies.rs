@@ -693,7 +693,7 @@ impl Internal<'_> {
         if !on_host && usage.touched.len() == 1 {
             // No host memory at all: references to it (the `.buffer`'s) become null.
             condition = Expr::bool(false);
-            new_body = ReplaceVar { name: name.clone(), with: null(Type::void_ptr()) }.mutate_stmt(&new_body);
+            new_body = loopir::substitute::substitute_in_stmt(name, &null(Type::void_ptr()), &new_body);
         }
         Ok(Stmt::from_kind_unchecked(StmtKind::Allocate {
             name: name.clone(),
@@ -810,27 +810,6 @@ impl Mutator for Combined<'_, '_> {
         // The host pointer starts null: the malloc fills it in.
         let value = loopir::substitute::substitute_one(&self.buffer, &null(Type::void_ptr()), value);
         Stmt::let_stmt(name.clone(), value, Stmt::block(vec![malloc, destructor, allocation]))
-    }
-}
-
-/// Replaces the variable `name` by `with` (respecting lets that rebind it).
-struct ReplaceVar {
-    name: Name,
-    with: Expr,
-}
-
-impl Mutator for ReplaceVar {
-    fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        loopir::substitute::substitute_one(&self.name, &self.with, e)
-    }
-    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
-        match s.kind() {
-            StmtKind::LetStmt { name, value, body } if *name == self.name => {
-                let v = self.mutate_expr(value);
-                if v.same_as(value) { s.clone() } else { Stmt::let_stmt(name.clone(), v, body.clone()) }
-            }
-            _ => self.super_stmt(s),
-        }
     }
 }
 
