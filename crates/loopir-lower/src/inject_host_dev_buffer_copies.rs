@@ -36,12 +36,13 @@ use loopir::mutate::{Mutator, TryMutator};
 use loopir::pipeline::NameGen;
 use loopir::stack::with_stack;
 use loopir::{
-    BinOp, CType, CallType, DeviceApi, Expr, ExprKind, Intrinsic, MemoryType, Name, Stmt, StmtKind, Type,
+    CType, CallType, DeviceApi, Expr, ExprKind, Intrinsic, MemoryType, Name, Stmt, StmtKind, Type, make,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::LowerError;
 use crate::select_gpu_api::device_interface_call;
+use crate::storage_flattening::null_handle;
 
 /// `stmt` (storage-flattened, its GPU API selected) with the device allocations, copies,
 /// dirty bits and frees of its buffers made explicit; the names of the runtime calls'
@@ -327,16 +328,9 @@ fn checked_runtime_call(names: &mut NameGen, callee: &str, args: Vec<Expr>) -> S
     let call = Expr::call(Type::INT32, callee, args, CallType::Extern);
     let var = Expr::var(Type::INT32, result.clone());
     // Both sides are int32: the comparison and the assertion are well typed.
-    let is_zero = Expr::binary(BinOp::Eq, var.clone(), Expr::i32(0)).unwrap_or_else(|_| Expr::bool(false));
-    let check = Stmt::assert_stmt(is_zero, var).unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
+    let is_zero = make::eq(var.clone(), Expr::i32(0));
+    let check = Stmt::from_kind_unchecked(StmtKind::AssertStmt { condition: is_zero, message: var });
     Stmt::let_stmt(result, call, check)
-}
-
-/// The null pointer of type `ty` (`reinterpret<ty>(0_u64)`).
-fn null(ty: Type) -> Expr {
-    let zero = Expr::uint_imm(Type::uint(64, 1), 0).unwrap_or_else(|_| Expr::i32(0));
-    // A handle has 64 bits, as the zero does.
-    Expr::reinterpret(ty, zero.clone()).unwrap_or(zero)
 }
 
 /// The runtime's interface of `api` for memory of type `memory_type`.
@@ -344,7 +338,7 @@ fn device_interface(api: DeviceApi, memory_type: MemoryType, buffer: &str) -> Re
     let ty = Type::handle(CType::new("struct halide_device_interface_t const *"), 1);
     let texture = memory_type == MemoryType::GpuTexture;
     match api {
-        DeviceApi::Host => Ok(null(ty)),
+        DeviceApi::Host => Ok(null_handle(ty)),
         DeviceApi::OpenCl if texture => {
             Ok(Expr::call(ty, "halide_opencl_image_device_interface", vec![], CallType::Extern))
         }
@@ -693,7 +687,8 @@ impl Internal<'_> {
         if !on_host && usage.touched.len() == 1 {
             // No host memory at all: references to it (the `.buffer`'s) become null.
             condition = Expr::bool(false);
-            new_body = loopir::substitute::substitute_in_stmt(name, &null(Type::void_ptr()), &new_body);
+            new_body =
+                loopir::substitute::substitute_in_stmt(name, &null_handle(Type::void_ptr()), &new_body);
         }
         Ok(Stmt::from_kind_unchecked(StmtKind::Allocate {
             name: name.clone(),
@@ -804,11 +799,15 @@ impl Mutator for Combined<'_, '_> {
             vec![buffer, self.interface.clone()],
         );
         if !condition.is_const_true() {
-            malloc = Stmt::if_then_else(condition.clone(), malloc, None)
-                .unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
+            // An allocation's condition is a scalar boolean.
+            malloc = Stmt::from_kind_unchecked(StmtKind::IfThenElse {
+                condition: condition.clone(),
+                then_case: malloc,
+                else_case: None,
+            });
         }
         // The host pointer starts null: the malloc fills it in.
-        let value = loopir::substitute::substitute_one(&self.buffer, &null(Type::void_ptr()), value);
+        let value = loopir::substitute::substitute_one(&self.buffer, &null_handle(Type::void_ptr()), value);
         Stmt::let_stmt(name.clone(), value, Stmt::block(vec![malloc, destructor, allocation]))
     }
 }

@@ -113,8 +113,9 @@ fn u64_zero() -> Expr {
     Expr::from_node_unchecked(Type::uint(64, 1), ExprKind::UIntImm(0))
 }
 
-/// The null pointer of handle type `ty`, spelled as the reference spells it.
-fn null_handle(ty: Type) -> Expr {
+/// The null pointer of handle type `ty`, spelled as the reference spells it
+/// (`reinterpret<ty>(0_u64)`).
+pub(crate) fn null_handle(ty: Type) -> Expr {
     Expr::from_node_unchecked(ty, ExprKind::Reinterpret(u64_zero()))
 }
 
