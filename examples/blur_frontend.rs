@@ -121,6 +121,20 @@ fn pipeline_env(name: &str, funcs: Vec<FuncDesc>, input_dimensions: usize) -> Pi
     env
 }
 
+/// The algorithm both schedules share: blur_x's value at `(x, y)`, its stage's loop
+/// variables, `(input(x - 1, y) + input(x, y) + input(x + 1, y))/3`.
+fn blur_x_value(x: &Expr, y: &Expr) -> Expr {
+    let input = |x: Expr| image_call("input", U16, vec![x, y.clone()]);
+    (input(x - 1) + input(x.clone()) + input(x + 1)) / 3
+}
+
+/// out's value at `(x, y)`, its stage's loop variables:
+/// `(blur_x(x, y - 1) + blur_x(x, y) + blur_x(x, y + 1))/3`.
+fn out_value(x: &Expr, y: &Expr) -> Expr {
+    let blur_x = |y: Expr| func_call("blur_x", U16, vec![x.clone(), y]);
+    (blur_x(y - 1) + blur_x(y.clone()) + blur_x(y + 1)) / 3
+}
+
 /// The two-stage blur:
 ///
 /// ```text
@@ -131,21 +145,23 @@ fn pipeline_env(name: &str, funcs: Vec<FuncDesc>, input_dimensions: usize) -> Pi
 pub fn blur() -> FrontendPipeline {
     // blur_x's stage 0, over its own loop variables.
     let (x, y) = (var("blur_x.s0.x"), var("blur_x.s0.y"));
-    let input = |x: Expr| image_call("input", U16, vec![x, y.clone()]);
-    let blur_x_value = (input(&x - 1) + input(x.clone()) + input(&x + 1)) / 3;
     let blur_x_loops = stage_loop(
         "blur_x",
         0,
         "y",
-        stage_loop("blur_x", 0, "x", provide("blur_x", vec![blur_x_value], vec![x.clone(), y.clone()])),
+        stage_loop(
+            "blur_x",
+            0,
+            "x",
+            provide("blur_x", vec![blur_x_value(&x, &y)], vec![x.clone(), y.clone()]),
+        ),
     );
     let produce_blur_x = produce("blur_x", loop_bound_lets("blur_x", 0, &["x", "y"], blur_x_loops));
 
     // out's stage 0: the y loop is parallel and holds blur_x's realization.
     let (x, y) = (var("out.s0.x"), var("out.s0.y"));
-    let blur_x = |y: Expr| func_call("blur_x", U16, vec![x.clone(), y]);
-    let out_value = (blur_x(&y - 1) + blur_x(y.clone()) + blur_x(&y + 1)) / 3;
-    let out_x_loop = stage_loop("out", 0, "x", provide("out", vec![out_value], vec![x.clone(), y.clone()]));
+    let out_x_loop =
+        stage_loop("out", 0, "x", provide("out", vec![out_value(&x, &y)], vec![x.clone(), y.clone()]));
     let row = realize_of(
         "blur_x",
         vec![U16],
@@ -277,18 +293,14 @@ fn gpu_tiled_stage(func: &str, definition: Stmt) -> Stmt {
 /// Nothing is traced: tracing has nothing to say inside a GPU kernel.
 pub fn gpu_blur() -> FrontendPipeline {
     let (x, y) = (var("blur_x.s0.x"), var("blur_x.s0.y"));
-    let input = |x: Expr| image_call("input", U16, vec![x, y.clone()]);
-    let blur_x_value = (input(&x - 1) + input(x.clone()) + input(&x + 1)) / 3;
     let produce_blur_x = produce(
         "blur_x",
-        gpu_tiled_stage("blur_x", provide("blur_x", vec![blur_x_value], vec![x, y.clone()])),
+        gpu_tiled_stage("blur_x", provide("blur_x", vec![blur_x_value(&x, &y)], vec![x, y.clone()])),
     );
 
     let (x, y) = (var("out.s0.x"), var("out.s0.y"));
-    let blur_x = |y: Expr| func_call("blur_x", U16, vec![x.clone(), y]);
-    let out_value = (blur_x(&y - 1) + blur_x(y.clone()) + blur_x(&y + 1)) / 3;
     let produce_out =
-        produce("out", gpu_tiled_stage("out", provide("out", vec![out_value], vec![x, y.clone()])));
+        produce("out", gpu_tiled_stage("out", provide("out", vec![out_value(&x, &y)], vec![x, y.clone()])));
     let stmt = realize_of(
         "blur_x",
         vec![U16],

@@ -478,6 +478,35 @@ fn pipeline_env_mistakes_are_errors() {
     }
 }
 
+/// A mistake serde_json finds below the top level names the whole path to the field, not
+/// an empty one (`env.json: : unknown field ...` before).
+#[test]
+fn nested_env_mistakes_name_the_whole_field_path() {
+    for (text, want) in [
+        (r#"{"version": 1, "funcs": [{"name": "f", "bogus": 1}]}"#, "funcs[0].bogus: unknown field `bogus`"),
+        (
+            r#"{"version": 1, "funcs": [{"name": "f"}, {"name": "g", "args": ["x", 3]}]}"#,
+            "funcs[1].args[1]: invalid type",
+        ),
+        (r#"{"version": 1, "fresh_names": {"chars": {"t": "x"}}}"#, "fresh_names.chars.t: invalid type"),
+        (r#"{"version": 1, "funcs": [{"types": ["int32"]}]}"#, "funcs[0]: missing field `name`"),
+        // A value a field's own reader rejects: serde_json places it at the end of the
+        // object holding it, which is the path named.
+        (r#"{"version": 1, "target": {"default_device_api": "Host"}}"#, "target: `Host` is not"),
+        (
+            r#"{"version": 1, "funcs": [{"name": "f", "types": ["int33x"]}]}"#,
+            "funcs[0]: `int33x` is not a type",
+        ),
+        (r#"{"version": 1, "fucns": []}"#, "fucns: unknown field `fucns`"),
+    ] {
+        let e = PipelineEnv::from_json(text).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.starts_with(want), "{text}: {e}");
+    }
+    // Text that is not JSON has no field to name, and no empty one is printed.
+    let e = PipelineEnv::from_json("{").err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.starts_with("not JSON: "), "{e}");
+}
+
 #[test]
 fn the_targets_device_api_reads_writes_and_is_checked_when_built_in_code() {
     let text = r#"{"version": 1, "target": {"profile": true, "default_device_api": "OpenCL"}}"#;

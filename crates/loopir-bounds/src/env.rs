@@ -159,9 +159,11 @@ impl ExplicitBound {
 
 impl BoundsEnv {
     /// Parses an env document: unknown fields, a Func named twice in `funcs`, a type
-    /// that does not parse and a counter out of range are errors.
+    /// that does not parse and a counter out of range are errors; a field of the wrong
+    /// form is named by its path (`outputs[0].bogus`).
     pub fn from_json(text: &str) -> Result<BoundsEnv, BoundsError> {
-        let env: BoundsEnv = serde_json::from_str(text).map_err(|e| BoundsError::Env(e.to_string()))?;
+        let env: BoundsEnv =
+            loopir::pipeline::json_path::read_json(text).map_err(|e| BoundsError::Env(e.to_string()))?;
         for (name, f) in &env.funcs {
             if let Some(bad) = f.types.iter().find(|t| parse_type(t).is_none()) {
                 return Err(BoundsError::Env(format!("Func {name}: `{bad}` is not a type")));

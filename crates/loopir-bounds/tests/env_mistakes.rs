@@ -120,3 +120,12 @@ fn the_bounds_passes_refuse_flattened_ir() {
         .map(|e| e.to_string());
     assert!(e.as_deref().is_some_and(|e| e.contains("but got storage-flattened IR")), "{e:?}");
 }
+
+#[test]
+fn a_malformed_nested_field_is_named_by_its_path() {
+    let read = |text: &str| BoundsEnv::from_json(text).err().map(|e| e.to_string()).unwrap_or_default();
+    let e = read(&env(r#"["f", "g"]"#, r#"[{"func": "g", "buffer": "g", "bogus": 1}]"#, r#"["x", "y"]"#));
+    assert!(e.starts_with("bounds env: outputs[0].bogus: unknown field `bogus`"), "{e}");
+    let e = read(&env(r#"["f", "g"]"#, GOOD_OUTPUTS, r#"["x", 2]"#));
+    assert!(e.starts_with("bounds env: funcs.f.args[1]: invalid type"), "{e}");
+}

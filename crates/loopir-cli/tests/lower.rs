@@ -145,6 +145,20 @@ fn lower_checks_env_arguments() {
     }
 }
 
+/// A mistake in a nested env field is reported with the file and the field's whole path.
+#[test]
+fn lower_names_the_nested_env_field_in_error() {
+    let dir = scratch("nested-env-field");
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let env = dir.join("env.json");
+    std::fs::write(&env, r#"{"version": 1, "funcs": [{"name": "f", "bogus": 1}]}"#).expect("env written");
+    let out = loopir(&["lower", "--passes", "flatten", "--env", &path(&env), "-"], b"f(0) = 1\n");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let want = format!("error: {}: funcs[0].bogus: unknown field `bogus`", path(&env));
+    assert!(stderr(&out).starts_with(&want), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn lower_reports_a_failing_pass_and_keeps_the_earlier_steps() {
     let dir = scratch("failing");

@@ -20,12 +20,11 @@
 //! with the loop nest down to the offending loop.
 
 use loopir::mutate::TryMutator;
-use loopir::substitute::substitute_one;
+use loopir::substitute::{substitute_in_stmt, substitute_one};
 use loopir::visit::Visitor;
 use loopir::{Expr, ForType, Name, Stmt, StmtKind};
 
 use crate::error::LowerError;
-use crate::zero_gpu_loop_mins::substitute_in_stmt;
 
 /// The suffixes of GPU block loops, by how many levels of block loops they contain.
 const BLOCK_IDS: [&str; 3] = ["block_id_x", "block_id_y", "block_id_z"];

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use loopir::visit::Visitor;
+use loopir::dag::{self, Node};
 use loopir::{Expr, ExprKind, Intrinsic, Stmt, Type};
 use loopir_bounds::env::BoundsEnv;
 use rustc_hash::FxHashSet;
@@ -180,43 +180,30 @@ impl FlattenEnv {
 /// reference has checked every input buffer through that symbol, so each image has it,
 /// and an extern function never does.
 pub fn infer_images(stmt: &Stmt, env: &FlattenEnv) -> BTreeSet<String> {
-    #[derive(Default)]
-    struct Names {
-        callees: BTreeSet<String>,
-        variables: FxHashSet<String>,
-        seen: FxHashSet<*const loopir::ExprNode>,
-    }
-    impl Visitor for Names {
-        fn visit_expr(&mut self, e: &Expr) {
-            if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
-                return;
+    let mut callees = BTreeSet::new();
+    let mut variables = FxHashSet::default();
+    dag::for_each_node(stmt, |node| match node {
+        Node::Expr(e) => match e.kind() {
+            ExprKind::Variable(n) => {
+                variables.insert(n.to_string());
             }
-            match e.kind() {
-                ExprKind::Variable(n) => {
-                    self.variables.insert(n.to_string());
-                }
-                ExprKind::Call {
-                    name,
-                    call_type:
-                        loopir::CallType::Image | loopir::CallType::Extern | loopir::CallType::PureExtern,
-                    ..
-                } => {
-                    self.callees.insert(name.to_string());
-                }
-                _ => {}
+            ExprKind::Call {
+                name,
+                call_type: loopir::CallType::Image | loopir::CallType::Extern | loopir::CallType::PureExtern,
+                ..
+            } => {
+                callees.insert(name.to_string());
             }
-            self.super_expr(e)
-        }
-    }
-    let mut names = Names::default();
-    names.visit_stmt(stmt);
-    names
-        .callees
+            _ => {}
+        },
+        Node::Stmt(_) => {}
+    });
+    callees
         .into_iter()
         .filter(|c| {
             env.buffer_func(c).is_none()
                 && Intrinsic::from_name(c).is_none()
-                && names.variables.contains(&format!("{c}.buffer"))
+                && variables.contains(&format!("{c}.buffer"))
         })
         .collect()
 }

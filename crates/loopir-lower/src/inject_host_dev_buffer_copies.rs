@@ -31,17 +31,18 @@
 
 use std::collections::BTreeSet;
 
+use loopir::dag::{self, Node};
 use loopir::mutate::{Mutator, TryMutator};
 use loopir::pipeline::NameGen;
 use loopir::stack::with_stack;
-use loopir::visit::Visitor;
 use loopir::{
-    BinOp, CType, CallType, DeviceApi, Expr, ExprKind, Intrinsic, MemoryType, Name, Stmt, StmtKind, Type,
+    CType, CallType, DeviceApi, Expr, ExprKind, Intrinsic, MemoryType, Name, Stmt, StmtKind, Type, make,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::error::LowerError;
 use crate::select_gpu_api::device_interface_call;
+use crate::storage_flattening::null_handle;
 
 /// `stmt` (storage-flattened, its GPU API selected) with the device allocations, copies,
 /// dirty bits and frees of its buffers made explicit; the names of the runtime calls'
@@ -108,23 +109,9 @@ impl Devices {
         Devices((self.0 & !ENCLOSING.0) | (1 << api as u16))
     }
     fn iter(self) -> impl Iterator<Item = DeviceApi> {
-        ALL_APIS.into_iter().filter(move |a| self.has(*a))
+        DeviceApi::ALL.into_iter().filter(move |a| self.has(*a))
     }
 }
-
-const ALL_APIS: [DeviceApi; 11] = [
-    DeviceApi::None,
-    DeviceApi::Host,
-    DeviceApi::DefaultGpu,
-    DeviceApi::Cuda,
-    DeviceApi::OpenCl,
-    DeviceApi::Metal,
-    DeviceApi::Hexagon,
-    DeviceApi::HexagonDma,
-    DeviceApi::D3D12Compute,
-    DeviceApi::Vulkan,
-    DeviceApi::WebGpu,
-];
 
 /// Where a statement or expression touches and writes the buffer, and whether it holds a
 /// loop.
@@ -341,16 +328,9 @@ fn checked_runtime_call(names: &mut NameGen, callee: &str, args: Vec<Expr>) -> S
     let call = Expr::call(Type::INT32, callee, args, CallType::Extern);
     let var = Expr::var(Type::INT32, result.clone());
     // Both sides are int32: the comparison and the assertion are well typed.
-    let is_zero = Expr::binary(BinOp::Eq, var.clone(), Expr::i32(0)).unwrap_or_else(|_| Expr::bool(false));
-    let check = Stmt::assert_stmt(is_zero, var).unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
+    let is_zero = make::eq(var.clone(), Expr::i32(0));
+    let check = Stmt::from_kind_unchecked(StmtKind::AssertStmt { condition: is_zero, message: var });
     Stmt::let_stmt(result, call, check)
-}
-
-/// The null pointer of type `ty` (`reinterpret<ty>(0_u64)`).
-fn null(ty: Type) -> Expr {
-    let zero = Expr::uint_imm(Type::uint(64, 1), 0).unwrap_or_else(|_| Expr::i32(0));
-    // A handle has 64 bits, as the zero does.
-    Expr::reinterpret(ty, zero.clone()).unwrap_or(zero)
 }
 
 /// The runtime's interface of `api` for memory of type `memory_type`.
@@ -358,7 +338,7 @@ fn device_interface(api: DeviceApi, memory_type: MemoryType, buffer: &str) -> Re
     let ty = Type::handle(CType::new("struct halide_device_interface_t const *"), 1);
     let texture = memory_type == MemoryType::GpuTexture;
     match api {
-        DeviceApi::Host => Ok(null(ty)),
+        DeviceApi::Host => Ok(null_handle(ty)),
         DeviceApi::OpenCl if texture => {
             Ok(Expr::call(ty, "halide_opencl_image_device_interface", vec![], CallType::Extern))
         }
@@ -707,7 +687,8 @@ impl Internal<'_> {
         if !on_host && usage.touched.len() == 1 {
             // No host memory at all: references to it (the `.buffer`'s) become null.
             condition = Expr::bool(false);
-            new_body = ReplaceVar { name: name.clone(), with: null(Type::void_ptr()) }.mutate_stmt(&new_body);
+            new_body =
+                loopir::substitute::substitute_in_stmt(name, &null_handle(Type::void_ptr()), &new_body);
         }
         Ok(Stmt::from_kind_unchecked(StmtKind::Allocate {
             name: name.clone(),
@@ -818,33 +799,16 @@ impl Mutator for Combined<'_, '_> {
             vec![buffer, self.interface.clone()],
         );
         if !condition.is_const_true() {
-            malloc = Stmt::if_then_else(condition.clone(), malloc, None)
-                .unwrap_or_else(|_| Stmt::evaluate(Expr::i32(0)));
+            // An allocation's condition is a scalar boolean.
+            malloc = Stmt::from_kind_unchecked(StmtKind::IfThenElse {
+                condition: condition.clone(),
+                then_case: malloc,
+                else_case: None,
+            });
         }
         // The host pointer starts null: the malloc fills it in.
-        let value = loopir::substitute::substitute_one(&self.buffer, &null(Type::void_ptr()), value);
+        let value = loopir::substitute::substitute_one(&self.buffer, &null_handle(Type::void_ptr()), value);
         Stmt::let_stmt(name.clone(), value, Stmt::block(vec![malloc, destructor, allocation]))
-    }
-}
-
-/// Replaces the variable `name` by `with` (respecting lets that rebind it).
-struct ReplaceVar {
-    name: Name,
-    with: Expr,
-}
-
-impl Mutator for ReplaceVar {
-    fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        loopir::substitute::substitute_one(&self.name, &self.with, e)
-    }
-    fn mutate_stmt(&mut self, s: &Stmt) -> Stmt {
-        match s.kind() {
-            StmtKind::LetStmt { name, value, body } if *name == self.name => {
-                let v = self.mutate_expr(value);
-                if v.same_as(value) { s.clone() } else { Stmt::let_stmt(name.clone(), v, body.clone()) }
-            }
-            _ => self.super_stmt(s),
-        }
     }
 }
 
@@ -890,48 +854,32 @@ fn outermost_produce(s: &Stmt) -> Option<Site> {
 /// The buffers loaded or stored, or named by a `.buffer` variable, that no allocation of
 /// the statement makes: the pipeline's inputs and outputs, in name order.
 fn external_buffers(s: &Stmt) -> BTreeSet<String> {
-    #[derive(Default)]
-    struct Names {
-        used: BTreeSet<String>,
-        allocated: FxHashSet<Name>,
-        buffer_vars: BTreeSet<String>,
-        seen: FxHashSet<*const loopir::ExprNode>,
-    }
-    impl Visitor for Names {
-        fn visit_expr(&mut self, e: &Expr) {
-            if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
-                return;
+    let mut used = BTreeSet::new();
+    let mut allocated = FxHashSet::default();
+    dag::for_each_node(s, |node| match node {
+        Node::Stmt(s) => match s.kind() {
+            StmtKind::Store { name, .. } => {
+                used.insert(name.to_string());
             }
-            match e.kind() {
-                ExprKind::Load { name, .. } => {
-                    self.used.insert(name.to_string());
-                }
-                ExprKind::Variable(n) if e.ty() == Type::buffer_ptr() => {
-                    if let Some(b) = n.strip_suffix(".buffer") {
-                        self.buffer_vars.insert(b.to_owned());
-                    }
-                }
-                _ => {}
+            StmtKind::Allocate { name, .. } => {
+                allocated.insert(name.clone());
             }
-            self.super_expr(e)
-        }
-        fn visit_stmt(&mut self, s: &Stmt) {
-            match s.kind() {
-                StmtKind::Store { name, .. } => {
-                    self.used.insert(name.to_string());
-                }
-                StmtKind::Allocate { name, .. } => {
-                    self.allocated.insert(name.clone());
-                }
-                _ => {}
+            _ => {}
+        },
+        Node::Expr(e) => match e.kind() {
+            ExprKind::Load { name, .. } => {
+                used.insert(name.to_string());
             }
-            self.super_stmt(s)
-        }
-    }
-    let mut names = Names::default();
-    names.visit_stmt(s);
-    let Names { used, allocated, buffer_vars, .. } = names;
-    used.into_iter().chain(buffer_vars).filter(|n| !allocated.contains(n.as_str())).collect()
+            ExprKind::Variable(n) if e.ty() == Type::buffer_ptr() => {
+                if let Some(b) = n.strip_suffix(".buffer") {
+                    used.insert(b.to_owned());
+                }
+            }
+            _ => {}
+        },
+    });
+    used.retain(|n| !allocated.contains(n.as_str()));
+    used
 }
 
 /// Injects the copies of every input and output at the site.

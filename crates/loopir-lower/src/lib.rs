@@ -13,7 +13,6 @@
 //! | [`inject_host_dev_buffer_copies`](mod@inject_host_dev_buffer_copies) | [`inject_host_dev_buffer_copies`](fn@inject_host_dev_buffer_copies): device allocations, copies, dirty bits and frees of the buffers GPU loops use |
 //! | [`flatten_env`] | [`FlattenEnv`]: what storage flattening knows beyond the IR |
 //! | [`passes`] | [`CanonicalizeGpuVars`], [`StorageFlattening`], [`SelectGpuApi`], [`InjectHostDevBufferCopies`]: the passes of a [`loopir::pipeline::Pipeline`] |
-//! | [`fresh_names`] | where the `t<N>` counter starts when the caller does not know it |
 //! | [`error`] | [`LowerError`] |
 //!
 //! ```
@@ -39,7 +38,6 @@
 pub mod canonicalize_gpu_vars;
 pub mod error;
 pub mod flatten_env;
-pub mod fresh_names;
 pub mod inject_host_dev_buffer_copies;
 pub mod passes;
 pub mod select_gpu_api;

@@ -8,7 +8,6 @@ use loopir_bounds::env::BoundsEnv;
 
 use crate::canonicalize_gpu_vars::canonicalize_gpu_vars;
 use crate::flatten_env::{FlattenEnv, StorageDim, infer_images};
-use crate::fresh_names::first_unused_t;
 use crate::inject_host_dev_buffer_copies::inject_host_dev_buffer_copies;
 use crate::select_gpu_api::select_gpu_api;
 use crate::storage_flattening::storage_flattening;
@@ -48,7 +47,7 @@ impl Pass for StorageFlattening {
             return Err(PassError::new(format!("image `{image}` is also a Func of the environment")));
         }
         let mut names = lower.take_names();
-        let raised = names.raise_char('t', first_unused_t(stmt));
+        let raised = names.raise_char('t', loopir::pipeline::first_unused_temp(stmt));
         let ctx = loopir_simplify::Ctx::new();
         ctx.set_names(names);
         let out = raised

@@ -32,9 +32,9 @@
 //! The names of the shapes (`t<N>`) are drawn from the context's fresh-name counter,
 //! innermost realization first, one per realization.
 
+use loopir::dag::{self, Node};
 use loopir::mutate::{ExprMemo, Mutator, TryMutator};
 use loopir::stack::with_stack;
-use loopir::visit::Visitor;
 use loopir::{
     Binder, CType, CallType, Expr, ExprKind, Intrinsic, MemoryType, MinExtent, ModulusRemainder, Name, Stmt,
     StmtKind, Type, TypeCode, make,
@@ -113,8 +113,9 @@ fn u64_zero() -> Expr {
     Expr::from_node_unchecked(Type::uint(64, 1), ExprKind::UIntImm(0))
 }
 
-/// The null pointer of handle type `ty`, spelled as the reference spells it.
-fn null_handle(ty: Type) -> Expr {
+/// The null pointer of handle type `ty`, spelled as the reference spells it
+/// (`reinterpret<ty>(0_u64)`).
+pub(crate) fn null_handle(ty: Type) -> Expr {
     Expr::from_node_unchecked(ty, ExprKind::Reinterpret(u64_zero()))
 }
 
@@ -618,25 +619,15 @@ impl<'a> FlattenDimensions<'a> {
 
 /// The type of the first call to each callee of `stmt`.
 fn call_types(stmt: &Stmt) -> FxHashMap<Name, Type> {
-    #[derive(Default)]
-    struct Calls {
-        types: FxHashMap<Name, Type>,
-        seen: rustc_hash::FxHashSet<*const loopir::ExprNode>,
-    }
-    impl Visitor for Calls {
-        fn visit_expr(&mut self, e: &Expr) {
-            if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
-                return;
-            }
-            if let ExprKind::Call { name, .. } = e.kind() {
-                self.types.entry(name.clone()).or_insert(e.ty());
-            }
-            self.super_expr(e)
+    let mut types = FxHashMap::default();
+    dag::for_each_node(stmt, |node| {
+        if let Node::Expr(e) = node
+            && let ExprKind::Call { name, .. } = e.kind()
+        {
+            types.entry(name.clone()).or_insert(e.ty());
         }
-    }
-    let mut calls = Calls::default();
-    calls.visit_stmt(stmt);
-    calls.types
+    });
+    types
 }
 
 impl TryMutator for FlattenDimensions<'_> {

@@ -6,8 +6,8 @@
 //! `v + min`: GPU block and thread indices count from zero.
 
 use loopir::mutate::Mutator;
-use loopir::substitute::substitute_one;
-use loopir::{Binder, Expr, Name, Stmt, StmtKind, make};
+use loopir::substitute::substitute_in_stmt;
+use loopir::{Expr, Stmt, StmtKind, make};
 use loopir_simplify::{Ctx, simplify_expr};
 
 /// `stmt` with every GPU loop (blocks, threads, lanes) starting at zero.
@@ -54,36 +54,5 @@ impl Mutator for ZeroGpuLoopMins<'_> {
             partition_policy: *partition_policy,
             body,
         })
-    }
-}
-
-/// `stmt` with the free uses of variable `name` in its expressions replaced by
-/// `replacement` (uses under a binder of the same name are another variable's).
-pub(crate) fn substitute_in_stmt(name: &Name, replacement: &Expr, stmt: &Stmt) -> Stmt {
-    SubstituteInStmt { name: name.clone(), replacement: replacement.clone(), shadowed: 0 }.mutate_stmt(stmt)
-}
-
-/// Replaces the free uses of one variable in every expression of a statement.
-struct SubstituteInStmt {
-    name: Name,
-    replacement: Expr,
-    /// How many binders of `name` enclose the current node: inside one, `name` is another
-    /// variable.
-    shadowed: usize,
-}
-
-impl Mutator for SubstituteInStmt {
-    fn mutate_expr(&mut self, e: &Expr) -> Expr {
-        if self.shadowed > 0 { e.clone() } else { substitute_one(&self.name, &self.replacement, e) }
-    }
-    fn enter_scope(&mut self, binder: &Binder<'_>) {
-        if *binder.name() == self.name {
-            self.shadowed += 1;
-        }
-    }
-    fn leave_scope(&mut self, binder: &Binder<'_>) {
-        if *binder.name() == self.name {
-            self.shadowed -= 1;
-        }
     }
 }

@@ -45,6 +45,25 @@ fn realize(body: Stmt) -> Stmt {
     .expect("a realize")
 }
 
+/// `body` inside `n` serial loops over `[0, 1]`, `l0` the innermost.
+fn in_serial_loops(body: Stmt, n: usize) -> Stmt {
+    (0..n).fold(body, |s, i| {
+        Stmt::for_loop(
+            format!("l{i}"),
+            MinMax::new(Expr::i32(0), Expr::i32(1)),
+            ForType::Serial,
+            DeviceApi::None,
+            s,
+        )
+        .expect("a loop")
+    })
+}
+
+/// `v + v + ... + v` with `n` additions, nested on the left.
+fn deep_sum(v: &Expr, n: usize) -> Expr {
+    (0..n).fold(v.clone(), |sum, _| make::add(sum, v.clone()))
+}
+
 #[derive(Default)]
 struct Counts {
     loads: usize,
@@ -102,18 +121,10 @@ fn a_hundred_thousand_nested_loops_around_a_deep_expression() {
     for _ in 0..100_000 {
         value = make::add(value, call("f", Expr::i32(1)));
     }
-    let mut s =
-        realize(Stmt::block(vec![provide("f", x.clone(), Expr::i32(1)), provide("out", x.clone(), value)]));
-    for i in 0..100_000 {
-        s = Stmt::for_loop(
-            format!("l{i}"),
-            MinMax::new(Expr::i32(0), Expr::i32(1)),
-            ForType::Serial,
-            DeviceApi::None,
-            s,
-        )
-        .expect("a loop");
-    }
+    let s = in_serial_loops(
+        realize(Stmt::block(vec![provide("f", x.clone(), Expr::i32(1)), provide("out", x.clone(), value)])),
+        100_000,
+    );
     let out = flatten(&s);
     // (Printed, the nest would be indented by 10^10 spaces in all.)
     let counts = count(&out);
@@ -150,21 +161,9 @@ fn the_gpu_passes_on_a_hundred_thousand_loops_in_a_kernel() {
     // gpu_block (b) { gpu_thread (t) { 100,000 serial loops { f[t] = b + b + ... } } }, the
     // sum 100,000 deep.
     let (b, t) = (Expr::var_i32("b"), Expr::var_i32("t"));
-    let mut value = b.clone();
-    for _ in 0..100_000 {
-        value = make::add(value, b.clone());
-    }
-    let mut s = Stmt::store("f", value, t.clone(), Expr::const_true(), Default::default()).expect("a store");
-    for i in 0..100_000 {
-        s = Stmt::for_loop(
-            format!("l{i}"),
-            MinMax::new(Expr::i32(0), Expr::i32(1)),
-            ForType::Serial,
-            DeviceApi::None,
-            s,
-        )
-        .expect("a loop");
-    }
+    let store = Stmt::store("f", deep_sum(&b, 100_000), t.clone(), Expr::const_true(), Default::default())
+        .expect("a store");
+    let mut s = in_serial_loops(store, 100_000);
     for (name, for_type) in [("t", ForType::GpuThread), ("b", ForType::GpuBlock)] {
         s = Stmt::for_loop(name, MinMax::new(Expr::i32(0), Expr::i32(7)), for_type, DeviceApi::DefaultGpu, s)
             .expect("a GPU loop");
@@ -207,11 +206,8 @@ fn host_dev_buffer_copies_through_a_hundred_thousand_host_loops() {
     // allocate f { let f.buffer = make(f) in produce out { 100,000 serial loops {
     //   gpu_block<CUDA> (b) { f[b] = b + b + ... }  out[0] = f[0] } } }, the sum 100,000 deep.
     let b = Expr::var_i32("b");
-    let mut value = b.clone();
-    for _ in 0..100_000 {
-        value = make::add(value, b.clone());
-    }
-    let store = Stmt::store("f", value, b.clone(), Expr::const_true(), Default::default()).expect("a store");
+    let store = Stmt::store("f", deep_sum(&b, 100_000), b.clone(), Expr::const_true(), Default::default())
+        .expect("a store");
     let kernel = Stmt::for_loop(
         "b",
         MinMax::new(Expr::i32(0), Expr::i32(7)),
@@ -224,17 +220,7 @@ fn host_dev_buffer_copies_through_a_hundred_thousand_host_loops() {
         Expr::load(Type::INT32, "f", Expr::i32(0), Expr::const_true(), Default::default()).expect("a load");
     let host =
         Stmt::store("out", read, Expr::i32(0), Expr::const_true(), Default::default()).expect("a store");
-    let mut s = Stmt::block(vec![kernel, host]);
-    for i in 0..100_000 {
-        s = Stmt::for_loop(
-            format!("l{i}"),
-            MinMax::new(Expr::i32(0), Expr::i32(1)),
-            ForType::Serial,
-            DeviceApi::None,
-            s,
-        )
-        .expect("a loop");
-    }
+    let mut s = in_serial_loops(Stmt::block(vec![kernel, host]), 100_000);
     let make_buffer = Expr::call(
         Type::buffer_ptr(),
         "make_buffer",

@@ -16,7 +16,6 @@ use loopir::visit::Visitor;
 use loopir::{DeviceApi, Expr, ForType, MemoryType, MinExtent, MinMax, Stmt, Type};
 use loopir_profiling::tracing::{
     FuncTracing, OutputTracing, TargetTracing, TraceEnv, check_trace_hierarchy, inject_tracing,
-    next_free_temp_index,
 };
 
 /// Runs `work` on another thread and fails the test if it has not finished after
@@ -131,7 +130,7 @@ fn shared_input_nodes_are_rewritten_once() {
     }
     let run = |levels: usize| {
         let s = doubling(levels);
-        assert_eq!(next_free_temp_index(&s), 0);
+        assert_eq!(loopir::pipeline::first_unused_temp(&s), 0);
         (distinct_expr_nodes(&s), trace_and_check(&s))
     };
     // Small depths first: a pass that rewrote each path separately would make 2^16

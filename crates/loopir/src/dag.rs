@@ -19,6 +19,8 @@ use rustc_hash::FxHashSet;
 use crate::address_map::{AddressMap, AddressSet};
 use crate::expr::{Expr, ExprNode};
 use crate::stack::with_stack;
+use crate::stmt::Stmt;
+use crate::visit::Visitor;
 
 /// Number of distinct nodes (by identity) of an expression: its DAG size.
 pub fn dag_size(e: &Expr) -> usize {
@@ -84,4 +86,58 @@ pub fn any_node(e: &Expr, found: impl Fn(&Expr) -> bool) -> bool {
         stack.extend(n.children().into_iter().cloned());
     }
     false
+}
+
+/// A node of a statement, as [`for_each_node`] passes it.
+#[derive(Clone, Copy, Debug)]
+pub enum Node<'a> {
+    /// A statement.
+    Stmt(&'a Stmt),
+    /// An expression node.
+    Expr(&'a Expr),
+}
+
+/// Calls `on_node` on every statement of `s` and every expression node in it, each
+/// before its children and in the order of [`Visitor`]. An expression node shared by
+/// several parents is passed, and its children walked, at its first use only, so the walk
+/// is linear in the DAG; leaves (variables, constants) are passed at every use, as
+/// remembering them would cost more than repeating them. Suits the analyses that collect
+/// names or types from a statement and need no scope.
+///
+/// ```
+/// use loopir::dag::{self, Node};
+/// use loopir::{make, Expr, ExprKind};
+/// let x = Expr::var_i32("x");
+/// let mut e = x;
+/// for _ in 0..40 {
+///     e = make::add(e.clone(), e); // each level doubles the tree
+/// }
+/// let s = loopir::Stmt::evaluate(e);
+/// let (mut statements, mut adds, mut variables) = (0, 0, 0);
+/// dag::for_each_node(&s, |node| match node {
+///     Node::Stmt(_) => statements += 1,
+///     Node::Expr(e) if matches!(e.kind(), ExprKind::Variable(_)) => variables += 1,
+///     Node::Expr(_) => adds += 1,
+/// });
+/// assert_eq!((statements, adds, variables), (1, 40, 2));
+/// ```
+pub fn for_each_node(s: &Stmt, on_node: impl FnMut(Node<'_>)) {
+    struct EachNode<F> {
+        on_node: F,
+        seen: AddressSet<*const ExprNode>,
+    }
+    impl<F: FnMut(Node<'_>)> Visitor for EachNode<F> {
+        fn visit_expr(&mut self, e: &Expr) {
+            if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
+                return;
+            }
+            (self.on_node)(Node::Expr(e));
+            self.super_expr(e)
+        }
+        fn visit_stmt(&mut self, s: &Stmt) {
+            (self.on_node)(Node::Stmt(s));
+            self.super_stmt(s)
+        }
+    }
+    EachNode { on_node, seen: AddressSet::default() }.visit_stmt(s);
 }

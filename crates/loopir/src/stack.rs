@@ -34,3 +34,18 @@ pub const STACK_SEGMENT: usize = 2 * 1024 * 1024;
 pub fn with_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, STACK_SEGMENT, f)
 }
+
+/// Runs `f` with at least `bytes` of stack, growing the stack on the heap (by a segment of
+/// `bytes` or [`STACK_SEGMENT`], whichever is larger) if needed. For a step that is not
+/// recursive but needs a large frame, such as building a big array on the stack, and may
+/// run deep in a walk or on a thread with a small stack; a recursive walk uses
+/// [`with_stack`].
+///
+/// ```
+/// use loopir::stack::with_stack_of;
+/// let sum = with_stack_of(1 << 20, || [1u8; 512 * 1024].iter().map(|&b| u64::from(b)).sum::<u64>());
+/// assert_eq!(sum, 512 * 1024);
+/// ```
+pub fn with_stack_of<R>(bytes: usize, f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(bytes, bytes.max(STACK_SEGMENT), f)
+}

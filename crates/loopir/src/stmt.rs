@@ -129,6 +129,27 @@ impl DeviceApi {
             _ => return None,
         })
     }
+    /// Every API, in declaration order: `DeviceApi::ALL[k] as usize == k`, so a set of
+    /// APIs kept as one bit per discriminant lists its members in this order.
+    ///
+    /// ```
+    /// use loopir::DeviceApi;
+    /// assert!(DeviceApi::ALL.iter().enumerate().all(|(k, &api)| api as usize == k));
+    /// assert_eq!(DeviceApi::ALL.len(), DeviceApi::WebGpu as usize + 1);
+    /// ```
+    pub const ALL: [DeviceApi; 11] = [
+        DeviceApi::None,
+        DeviceApi::Host,
+        DeviceApi::DefaultGpu,
+        DeviceApi::Cuda,
+        DeviceApi::OpenCl,
+        DeviceApi::Metal,
+        DeviceApi::Hexagon,
+        DeviceApi::HexagonDma,
+        DeviceApi::D3D12Compute,
+        DeviceApi::Vulkan,
+        DeviceApi::WebGpu,
+    ];
     /// The APIs a target can run its `Default_GPU` loops on: one per device feature, in
     /// the order of precedence of the reference's `get_default_device_api_for_target`
     /// (a target with both Metal and CUDA uses Metal).

@@ -492,18 +492,9 @@ impl Gen {
                     ForType::GpuThread,
                     ForType::GpuLane,
                 ];
-                let apis = [
-                    DeviceApi::None,
-                    DeviceApi::DefaultGpu,
-                    DeviceApi::Cuda,
-                    DeviceApi::OpenCl,
-                    DeviceApi::Metal,
-                    DeviceApi::Hexagon,
-                    DeviceApi::HexagonDma,
-                    DeviceApi::D3D12Compute,
-                    DeviceApi::Vulkan,
-                    DeviceApi::WebGpu,
-                ];
+                // Host prints no suffix, so it reads back as None.
+                let apis: Vec<DeviceApi> =
+                    DeviceApi::ALL.into_iter().filter(|&api| api != DeviceApi::Host).collect();
                 let ft = kinds[self.pick(kinds.len())];
                 let api = if self.pick(2) == 0 { DeviceApi::None } else { apis[self.pick(apis.len())] };
                 self.loops.push(name.clone());

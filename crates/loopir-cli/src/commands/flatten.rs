@@ -6,7 +6,6 @@ use std::time::Instant;
 use clap::Args;
 use loopir::stmt_to_string;
 use loopir_bounds::env::BoundsEnv;
-use loopir_lower::fresh_names::first_unused_t;
 use loopir_lower::{FlattenEnv, infer_images, storage_flattening};
 
 use super::{parse, read_env, read_input};
@@ -61,8 +60,9 @@ pub fn run(args: &FlattenArgs) -> Result<(), CliError> {
 
     let env = flatten_env(&bounds, &args.images, &stmt).in_file(&env_path)?;
     let ctx = loopir_simplify::Ctx::new();
-    let first_t =
-        args.fresh_t.unwrap_or_else(|| first_unused_t(&stmt).max(bounds.fresh_names.t.unwrap_or(0)));
+    let first_t = args
+        .fresh_t
+        .unwrap_or_else(|| loopir::pipeline::first_unused_temp(&stmt).max(bounds.fresh_names.t.unwrap_or(0)));
     ctx.seed_t(first_t);
     let t1 = Instant::now();
     let flat = storage_flattening(&ctx, &stmt, &env).in_file(&input.name)?;

@@ -63,11 +63,11 @@ pub use event::{
     trace_id_var_name,
 };
 pub use hierarchy::{HierarchyViolation, ViolationKind, check_trace_hierarchy};
-pub use names::next_free_temp_index;
 
 use std::collections::HashSet;
 
 use loopir::mutate::Mutator;
+use loopir::pipeline::first_unused_temp;
 use loopir::{Expr, MemoryType, MinExtent, Stmt, StmtKind};
 
 use env::EnvIndex;
@@ -119,7 +119,7 @@ pub fn inject_tracing_with(
     // The environment's own mistakes (a counter out of range among them) first.
     EnvIndex::new(env)?;
     let first_temp =
-        options.first_temp.unwrap_or_else(|| next_free_temp_index(stmt).max(env.fresh_names.t.unwrap_or(0)));
+        options.first_temp.unwrap_or_else(|| first_unused_temp(stmt).max(env.fresh_names.t.unwrap_or(0)));
     let names = NameGen::new(first_temp, options.first_task)?;
     inject(stmt, env, options, names).map(|(s, _)| s)
 }
@@ -135,7 +135,7 @@ pub fn inject_tracing_in(
     names: &mut loopir::pipeline::NameGen,
 ) -> Result<Stmt, TracingError> {
     let mut run = std::mem::take(names);
-    if run.raise_char('t', next_free_temp_index(stmt)).is_err() {
+    if run.raise_char('t', first_unused_temp(stmt)).is_err() {
         *names = run;
         return Err(TracingError::NamesExhausted { family: "t<N>" });
     }

@@ -3,13 +3,11 @@
 //!
 //! Halide draws both from process-wide counters. Here the counters belong to one run of
 //! the pass: the temporaries continue after the highest `t<N>` already present in the input
-//! (which reproduces the reference's numbering when earlier passes used the same prefix),
-//! and task names start from the first one unless told otherwise.
+//! ([`loopir::pipeline::first_unused_temp`], which reproduces the reference's numbering
+//! when earlier passes used the same prefix), and task names start from the first one
+//! unless told otherwise.
 
-use loopir::address_map::AddressSet;
-use loopir::expr::ExprNode;
-use loopir::visit::Visitor;
-use loopir::{Binder, Expr, ExprKind, Name, Stmt};
+use loopir::Name;
 
 use super::error::TracingError;
 
@@ -57,52 +55,6 @@ impl NameGen {
     }
 }
 
-/// One past the highest `N` of the names `t<N>` used in `s` (0 if there are none).
-pub fn next_free_temp_index(s: &Stmt) -> u64 {
-    let mut scan = TempScan { next: 0, seen: AddressSet::default() };
-    scan.visit_stmt(s);
-    scan.next
-}
-
-struct TempScan {
-    next: u64,
-    /// Shared expression nodes already scanned: a DAG is scanned in linear time.
-    seen: AddressSet<*const ExprNode>,
-}
-
-impl TempScan {
-    fn note(&mut self, n: &str) {
-        let Some(digits) = n.strip_prefix('t') else { return };
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return;
-        }
-        if let Ok(v) = digits.parse::<u64>() {
-            self.next = self.next.max(v.saturating_add(1));
-        }
-    }
-}
-
-impl Visitor for TempScan {
-    fn visit_expr(&mut self, e: &Expr) {
-        if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
-            return;
-        }
-        if let ExprKind::Variable(n) = e.kind() {
-            self.note(n);
-        }
-        self.super_expr(e)
-    }
-    fn enter_scope(&mut self, binder: &Binder<'_>) {
-        match binder {
-            Binder::Let { name, .. }
-            | Binder::LetStmt { name, .. }
-            | Binder::For { name, .. }
-            | Binder::Allocate { name, .. } => self.note(name),
-            Binder::Realize { .. } => {}
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,13 +75,5 @@ mod tests {
         assert_eq!(g.temp().expect("in range").as_ref(), format!("t{last}"));
         assert_eq!(NameGen::new(last + 1, 0).err(), Some(TracingError::NamesExhausted { family: "t<N>" }));
         assert!(NameGen::new(0, u64::MAX).is_err());
-    }
-
-    #[test]
-    fn temporaries_continue_after_the_input() {
-        let s = loopir::parse_stmt("let t12 = x\nf(t3) = t12 + tx\n").expect("parses");
-        assert_eq!(next_free_temp_index(&s), 13);
-        let none = loopir::parse_stmt("f(x) = 1\n").expect("parses");
-        assert_eq!(next_free_temp_index(&none), 0);
     }
 }

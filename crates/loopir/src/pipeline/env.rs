@@ -275,9 +275,14 @@ pub struct TargetDesc {
 /// Something wrong with a [`PipelineEnv`]: the field (a path into the JSON form, e.g.
 /// `funcs[2].args`), what is wrong, and the IR node it disagrees with, if any.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{field}: {problem}{}", node.as_ref().map(|n| format!(" (at `{n}`)")).unwrap_or_default())]
+#[error(
+    "{}{problem}{}",
+    if field.is_empty() { String::new() } else { format!("{field}: ") },
+    node.as_ref().map(|n| format!(" (at `{n}`)")).unwrap_or_default()
+)]
 pub struct EnvError {
-    /// The field, as a path into the JSON form (`` for the document).
+    /// The field, as a path into the JSON form (empty for the document, and then not
+    /// printed).
     pub field: String,
     /// What is wrong.
     pub problem: String,
@@ -330,7 +335,7 @@ impl PipelineEnv {
                 ));
             }
         }
-        let env: PipelineEnv = serde_json::from_str(text).map_err(|e| EnvError::field("", e.to_string()))?;
+        let env: PipelineEnv = super::json_path::read_json(text)?;
         env.validate()?;
         Ok(env)
     }

@@ -9,6 +9,7 @@
 //! | module | what |
 //! |---|---|
 //! | [`env`](mod@env) | [`PipelineEnv`], its JSON schema, validation and checks against the IR |
+//! | [`json_path`] | reading JSON with errors that name the field |
 //! | [`names`] | [`NameGen`]: the reference's `unique_name` |
 //! | [`ctx`] | [`LowerCtx`]: env, names, shared analyses, options |
 //! | [`pass`](mod@pass) | [`Pass`], [`Pipeline`], observers, errors |
@@ -16,6 +17,7 @@
 
 pub mod ctx;
 pub mod env;
+pub mod json_path;
 pub mod names;
 pub mod pass;
 pub mod stage;
@@ -25,6 +27,6 @@ pub use env::{
     BoundDesc, ConstraintDesc, EnvError, FuncDesc, ImageDesc, OutputDesc, ParamDesc, PipelineEnv, RVarDesc,
     TargetDesc, UpdateDesc,
 };
-pub use names::{CounterOutOfRange, MAX_COUNTER, NameGen, NameGenState};
+pub use names::{CounterOutOfRange, MAX_COUNTER, NameGen, NameGenState, first_unused_temp};
 pub use pass::{Cause, Pass, PassError, Pipeline, PipelineError, PipelineObserver, Timings};
 pub use stage::{IrStage, StageEvidence, WrongStage, check_stage};

@@ -29,7 +29,9 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::expr::{Name, name};
+use crate::dag::{self, Node};
+use crate::expr::{ExprKind, Name, name};
+use crate::stmt::{Stmt, StmtKind};
 
 /// The largest counter value a [`NameGen`] can be seeded with: the reference's counters
 /// are C `int`s.
@@ -263,6 +265,46 @@ fn looks_like_prefixed_name(s: &str) -> bool {
     dollars == 1
 }
 
+/// One more than the largest `N` of a name `t<N>` that `stmt` binds (let, loop,
+/// allocation, realization) or uses as a variable; 0 if there is none. Linear in the DAG.
+///
+/// The reference draws every `t<N>` from one counter for the whole compilation, so the
+/// names a pass makes depend on how many the passes before it drew. A caller that knows
+/// the counter seeds the [`NameGen`] with it; one that does not raises the `t` family
+/// past this number ([`NameGen::raise_char`]), which keeps the new names from capturing
+/// the input's, though it need not number them as the reference does.
+///
+/// ```
+/// let s = loopir::parse_stmt("let t12 = x\nf(t3) = t12 + tx\n").unwrap();
+/// assert_eq!(loopir::pipeline::first_unused_temp(&s), 13);
+/// assert_eq!(loopir::pipeline::first_unused_temp(&loopir::parse_stmt("f(x) = 1\n").unwrap()), 0);
+/// ```
+pub fn first_unused_temp(stmt: &Stmt) -> u64 {
+    let mut next = 0u64;
+    let mut note = |n: &str| {
+        if let Some(digits) =
+            n.strip_prefix('t').filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+            && let Ok(k) = digits.parse::<u64>()
+        {
+            next = next.max(k.saturating_add(1));
+        }
+    };
+    dag::for_each_node(stmt, |node| match node {
+        Node::Stmt(s) => match s.kind() {
+            StmtKind::LetStmt { name, .. }
+            | StmtKind::For { name, .. }
+            | StmtKind::Allocate { name, .. }
+            | StmtKind::Realize { name, .. } => note(name),
+            _ => {}
+        },
+        Node::Expr(e) => match e.kind() {
+            ExprKind::Variable(name) | ExprKind::Let { name, .. } => note(name),
+            _ => {}
+        },
+    });
+    next
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -320,6 +362,15 @@ mod tests {
             NameGen::from_state(&too_big).err().map(|e| e.family),
             Some("func_value_bounds_end".to_owned())
         );
+    }
+
+    #[test]
+    fn the_first_unused_temp_is_past_every_bound_and_used_t_name() {
+        let named = |text: &str| first_unused_temp(&crate::parse_stmt(text).expect("parses"));
+        assert_eq!(named("realize t7([0, 4]) {\n  t7(0) = 1\n}\n"), 8);
+        assert_eq!(named("for (t4, 0, 9) {\n f(t4) = (let t9 = 1 in t9)\n}\n"), 10);
+        assert_eq!(named("allocate t2[int32 * 4]\nt2[0] = t03\nfree t2\n"), 4);
+        assert_eq!(named("f(x) = tx + t1a\n"), 0);
     }
 
     #[test]

@@ -51,7 +51,7 @@ const TABLE_STACK: usize = 1 << 20;
 pub(super) fn build_once<T>(cell: &'static OnceLock<T>, build: impl FnOnce() -> T) -> &'static T {
     match cell.get() {
         Some(table) => table,
-        None => stacker::maybe_grow(TABLE_STACK, TABLE_STACK, || cell.get_or_init(build)),
+        None => loopir::stack::with_stack_of(TABLE_STACK, || cell.get_or_init(build)),
     }
 }
 
