@@ -188,7 +188,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         out.push_str(&recording.profiler.report());
     }
     if args.trace {
-        if recording.trace.events().is_empty() {
+        if recording.trace.is_empty() {
             return Err(CliError::input(format!(
                 "{}: --trace: the program makes no trace calls (run the output of `loopir trace`)",
                 input.name
