@@ -8,6 +8,7 @@
 //! the same hashes where they compute the same outputs.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -23,7 +24,7 @@ use loopir_interp::{
 use super::fmt::{ReadArgs, read_stmt_file};
 use super::{read_env, read_input};
 use crate::error::{CliError, InFile};
-use crate::streams::{print, report};
+use crate::streams::{print, print_with, report};
 
 /// Arguments of `loopir run`.
 #[derive(Args)]
@@ -187,19 +188,22 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         }
         out.push_str(&recording.profiler.report());
     }
-    if args.trace {
-        if recording.trace.is_empty() {
-            return Err(CliError::input(format!(
-                "{}: --trace: the program makes no trace calls (run the output of `loopir trace`)",
-                input.name
-            )));
-        }
-        out.push_str(&recording.trace.render());
+    if args.trace && recording.trace.is_empty() {
+        return Err(CliError::input(format!(
+            "{}: --trace: the program makes no trace calls (run the output of `loopir trace`)",
+            input.name
+        )));
     }
     print(out.as_bytes())?;
     if !args.trace {
         return Ok(());
     }
+    // The log runs to tens of megabytes: written line by line rather than rendered whole.
+    print_with(|| {
+        let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+        recording.trace.write_to(&mut w)?;
+        w.flush()
+    })?;
     let check = recording.trace.check();
     if !check.unended.is_empty() {
         report(&unended_note(&input.name, &check.unended));
