@@ -4,8 +4,7 @@ use loopir::stack::with_stack;
 use loopir::{DeviceApi, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 
 use super::{
-    AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, allocated_buffers, has_barrier,
-    thread_ids_read,
+    AllocBinding, BoundKind, Compiler, FuncBinding, NONE, has_barrier, kernel_buffers, thread_ids_read,
 };
 use crate::code::{Instr, Reg};
 use crate::elem::Elem;
@@ -404,8 +403,8 @@ impl Compiler<'_> {
         let mut views = Vec::new();
         if enters_device {
             self.in_device = true;
-            let inner = allocated_buffers(body);
-            for b in accessed_buffers(body) {
+            let (accessed, inner) = kernel_buffers(body);
+            for b in accessed {
                 let host = match self.value(&b) {
                     Some(v) => v.reg,
                     // The kernel's own memory has no host side.
