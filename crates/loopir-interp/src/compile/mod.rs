@@ -572,26 +572,6 @@ fn stated_buffer_types(s: &Stmt) -> FxHashMap<Name, Elem> {
 }
 
 /// Whether `s` contains a `gpu_thread_barrier` (so its GPU threads must run in step).
-/// The GPU thread ids (`.thread_id_x`, as Halide names the variables of fused thread
-/// loops) that `e` reads.
-fn thread_ids_read(e: &Expr) -> Vec<Name> {
-    struct Find(Vec<Name>);
-    impl Visitor for Find {
-        fn visit_expr(&mut self, e: &Expr) {
-            if let ExprKind::Variable(n) = e.kind()
-                && n.starts_with(".thread_id_")
-                && !self.0.contains(n)
-            {
-                self.0.push(n.clone());
-            }
-            self.super_expr(e);
-        }
-    }
-    let mut f = Find(Vec::new());
-    f.visit_expr(e);
-    f.0
-}
-
 fn has_barrier(s: &Stmt) -> bool {
     struct Find(bool);
     impl Visitor for Find {
