@@ -5,16 +5,10 @@
 mod support;
 
 use loopir_testkit::oracle::case as oracle_case;
-use support::{loopir, stderr, stdout};
+use support::{loopir, ok, stderr, stdout};
 
 fn profiled(case: &str) -> String {
     oracle_case(case).join("profile.expected.stmt").to_string_lossy().into_owned()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = loopir(args, b"");
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-    stdout(&out)
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
