@@ -190,6 +190,12 @@ fn profiling_needs_a_profiled_program() {
     let out = loopir(&["run", "--profile", "--env", &env.to_string_lossy(), &plain.to_string_lossy()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("makes no profiler calls"), "{}", stderr(&out));
+    // The JSON form too: an empty pipeline list would look like a profile of nothing.
+    let out =
+        loopir(&["run", "--profile-json", "--env", &env.to_string_lossy(), &plain.to_string_lossy()], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stderr(&out).contains("--profile-json: the program makes no profiler calls"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

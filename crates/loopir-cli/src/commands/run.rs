@@ -176,23 +176,28 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     run_pipeline(&program, &mut recording, &observed)
         .map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
     recording.profiler.finish().map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
+    let makes_no = |flag: &str, calls: &str, command: &str| {
+        CliError::input(format!(
+            "{}: {flag}: the program makes no {calls} calls (run the output of `loopir {command}`)",
+            input.name
+        ))
+    };
+    if recording.profiler.pipelines().is_empty() {
+        if args.profile_json {
+            return Err(makes_no("--profile-json", "profiler", "profile"));
+        }
+        if args.profile {
+            return Err(makes_no("--profile", "profiler", "profile"));
+        }
+    }
+    if args.trace && recording.trace.is_empty() {
+        return Err(makes_no("--trace", "trace", "trace"));
+    }
     if args.profile_json {
         return print(recording.profiler.report_json().as_bytes());
     }
     if args.profile {
-        if recording.profiler.pipelines().is_empty() {
-            return Err(CliError::input(format!(
-                "{}: --profile: the program makes no profiler calls (run the output of `loopir profile`)",
-                input.name
-            )));
-        }
         out.push_str(&recording.profiler.report());
-    }
-    if args.trace && recording.trace.is_empty() {
-        return Err(CliError::input(format!(
-            "{}: --trace: the program makes no trace calls (run the output of `loopir trace`)",
-            input.name
-        )));
     }
     print(out.as_bytes())?;
     if !args.trace {
