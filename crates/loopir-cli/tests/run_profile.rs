@@ -247,3 +247,22 @@ fn events_left_without_their_end_are_a_note_not_a_wrong_parent() {
     assert_eq!(log.matches(" begin_realization f(0, 16, 0, 16)\n").count(), 2, "{log}");
     assert_eq!(log.matches(" end_realization f(0, 16, 0, 16)\n").count(), 1, "{log}");
 }
+
+#[test]
+fn a_profile_clock_without_a_profile_is_refused() {
+    // It would be ignored: the run prints no profile to bill time in.
+    let file = profiled("two_parents.cpu");
+    for args in [
+        vec!["run", "--profile-clock", "wall", &file],
+        vec!["run", "--trace", "--profile-clock", "operations", &file],
+    ] {
+        let out = loopir(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stdout(&out));
+        assert!(
+            stderr(&out).contains("--profile-clock is read by --profile and --profile-json only"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}

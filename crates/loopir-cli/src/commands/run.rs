@@ -66,9 +66,10 @@ pub struct RunArgs {
     #[arg(long, conflicts_with_all = ["profile", "trace"])]
     profile_json: bool,
     /// What the profiler bills time in: `operations` (one nanosecond per operation the
-    /// interpreter executes; reproducible) or `wall`.
-    #[arg(long, value_name = "CLOCK", default_value = "operations", value_parser = ["operations", "wall"])]
-    profile_clock: String,
+    /// interpreter executes; reproducible; the default) or `wall`. Only with `--profile`
+    /// or `--profile-json`.
+    #[arg(long, value_name = "CLOCK", value_parser = ["operations", "wall"])]
+    profile_clock: Option<String>,
     /// Print the trace log after the output lines, and check that every event's parent
     /// is its innermost enclosing event (a violation is an error, exit 1).
     #[arg(long)]
@@ -79,6 +80,11 @@ pub struct RunArgs {
 
 /// Runs `loopir run`.
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    if args.profile_clock.is_some() && !(args.profile || args.profile_json) {
+        return Err(CliError::input(
+            "--profile-clock is read by --profile and --profile-json only; without them it would be ignored",
+        ));
+    }
     let input = read_input(args.file.as_deref())?;
     let env = read_env(args.env.as_deref(), BoundsEnv::from_json)?;
     let parse_env = env.as_ref().map(BoundsEnv::parse_env).unwrap_or_else(ParseEnv::default);
@@ -170,7 +176,11 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     // The run above may have run the program several times (bounds queries, output
     // sizes the pipeline refused); the profile and the trace are of one run on the
     // shapes it settled on.
-    let clock = if args.profile_clock == "wall" { ProfileClock::Wall } else { ProfileClock::Operations };
+    let clock = if args.profile_clock.as_deref() == Some("wall") {
+        ProfileClock::Wall
+    } else {
+        ProfileClock::Operations
+    };
     let mut recording = RecordingRuntime::new(clock);
     let observed = RunConfig { shapes: result.shapes.clone(), elems: result.elems.clone(), ..config };
     run_pipeline(&program, &mut recording, &observed)
