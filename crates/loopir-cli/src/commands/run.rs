@@ -65,7 +65,7 @@ pub struct RunArgs {
     /// `HL_PROFILER_JSON_OUTPUT` form) instead of the output lines.
     #[arg(long, conflicts_with_all = ["profile", "trace"])]
     profile_json: bool,
-    /// What the profiler bills time in: `operations` (one nanosecond per operation the
+    /// What the profiler bills time in: `operations` (one microsecond per operation the
     /// interpreter executes; reproducible; the default) or `wall`. Only with `--profile`
     /// or `--profile-json`.
     #[arg(long, value_name = "CLOCK", value_parser = ["operations", "wall"])]
