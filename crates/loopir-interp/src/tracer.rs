@@ -579,19 +579,20 @@ fn ends_event(s: &Stmt, name: &str, is_producer: bool) -> bool {
         found: bool,
     }
     impl Visitor for Ends<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if !self.found {
+                self.super_stmt(s);
+            }
+        }
+        // Each expression as a DAG, each shared node once.
         fn visit_expr(&mut self, e: &Expr) {
-            if self.found {
-                return;
-            }
-            if let ExprKind::Call { name: callee, args, .. } = e.kind()
-                && &**callee == "halide_trace_helper"
-                && matches!(args.get(6).map(Expr::kind), Some(ExprKind::IntImm(c)) if *c == self.code)
-                && matches!(args.get(7).map(Expr::kind), Some(ExprKind::Variable(v)) if &**v == self.name)
-            {
-                self.found = true;
-                return;
-            }
-            self.super_expr(e);
+            self.found = self.found
+                || loopir::dag::any_node(e, |n| {
+                    matches!(n.kind(), ExprKind::Call { name: callee, args, .. }
+                        if &**callee == "halide_trace_helper"
+                            && matches!(args.get(6).map(Expr::kind), Some(ExprKind::IntImm(c)) if *c == self.code)
+                            && matches!(args.get(7).map(Expr::kind), Some(ExprKind::Variable(v)) if &**v == self.name))
+                });
         }
     }
     let mut m = Ends { name, code: if is_producer { 5 } else { 7 }, found: false };
