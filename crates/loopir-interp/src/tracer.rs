@@ -111,7 +111,7 @@ pub struct TraceCheck {
 /// The trace log of a run.
 ///
 /// A traced run makes millions of events over a few dozen Func names, so the log keeps
-/// each event as a fixed-size [`Record`]: its Func name and tag as indices into a table
+/// each event as a fixed-size record: its Func name and tag as indices into a table
 /// of the distinct strings, its coordinates and value bytes in two arrays shared by all
 /// events. [`TraceLog::events`] gives them back as [`LoggedEvent`]s.
 #[derive(Clone, Debug, Default)]
