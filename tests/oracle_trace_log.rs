@@ -173,7 +173,7 @@ fn shows_cause(stmt: &Stmt, func: &str, cause: Cause) -> bool {
 
 /// What is wrong with the check of one stage's log, if anything.
 fn judge(case: &str, stage: &Path, log: &TraceLog, check: &TraceCheck) -> Option<String> {
-    if log.events().is_empty() {
+    if log.is_empty() {
         return Some("no trace events".to_owned());
     }
     if let Some(v) = check.violations.first() {

@@ -5,7 +5,7 @@
 mod support;
 
 use loopir_testkit::oracle::case as oracle_case;
-use support::{file, loopir, scratch, stderr, stdout};
+use support::{file, loopir, ok, scratch, stderr};
 
 fn stage(case: &str, prefix: &str) -> String {
     let dir = oracle_case(case).join("stages");
@@ -21,12 +21,6 @@ fn stage(case: &str, prefix: &str) -> String {
 
 fn env(case: &str) -> String {
     oracle_case(case).join("bounds.env.json").to_string_lossy().into_owned()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = loopir(args, b"");
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-    stdout(&out)
 }
 
 fn fails(args: &[&str], stdin: &[u8], says: &str) {

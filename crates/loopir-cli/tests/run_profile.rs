@@ -5,16 +5,10 @@
 mod support;
 
 use loopir_testkit::oracle::case as oracle_case;
-use support::{loopir, stderr, stdout};
+use support::{loopir, ok, stderr, stdout};
 
 fn profiled(case: &str) -> String {
     oracle_case(case).join("profile.expected.stmt").to_string_lossy().into_owned()
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = loopir(args, b"");
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
-    stdout(&out)
 }
 
 fn json(args: &[&str]) -> serde_json::Value {
@@ -196,6 +190,12 @@ fn profiling_needs_a_profiled_program() {
     let out = loopir(&["run", "--profile", "--env", &env.to_string_lossy(), &plain.to_string_lossy()], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("makes no profiler calls"), "{}", stderr(&out));
+    // The JSON form too: an empty pipeline list would look like a profile of nothing.
+    let out =
+        loopir(&["run", "--profile-json", "--env", &env.to_string_lossy(), &plain.to_string_lossy()], b"");
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(stderr(&out).contains("--profile-json: the program makes no profiler calls"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
 }
 
 #[test]
@@ -246,4 +246,23 @@ fn events_left_without_their_end_are_a_note_not_a_wrong_parent() {
     // The consumer's task makes the realization's begin event again, and ends it.
     assert_eq!(log.matches(" begin_realization f(0, 16, 0, 16)\n").count(), 2, "{log}");
     assert_eq!(log.matches(" end_realization f(0, 16, 0, 16)\n").count(), 1, "{log}");
+}
+
+#[test]
+fn a_profile_clock_without_a_profile_is_refused() {
+    // It would be ignored: the run prints no profile to bill time in.
+    let file = profiled("two_parents.cpu");
+    for args in [
+        vec!["run", "--profile-clock", "wall", &file],
+        vec!["run", "--trace", "--profile-clock", "operations", &file],
+    ] {
+        let out = loopir(&args, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stdout(&out));
+        assert!(
+            stderr(&out).contains("--profile-clock is read by --profile and --profile-json only"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
 }

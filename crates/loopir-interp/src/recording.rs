@@ -22,7 +22,7 @@ use crate::tracer::TraceLog;
 /// machine.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[1]))?;
 /// machine.run()?;
 /// drop(machine);
-/// assert_eq!(runtime.trace.events().len(), 2);
+/// assert_eq!(runtime.trace.len(), 2);
 /// assert!(runtime.trace.violations().is_empty());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -47,6 +47,6 @@ impl Runtime for RecordingRuntime {
     }
 
     fn trace(&mut self, event: &TraceEvent, cx: &mut RuntimeCx<'_>) -> Result<i32, InterpError> {
-        Ok(self.trace.record(event, cx.thread_id, cx.parent_thread))
+        self.trace.record(event, cx.thread_id, cx.parent_thread)
     }
 }

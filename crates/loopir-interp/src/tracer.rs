@@ -30,6 +30,7 @@ use loopir::visit::Visitor;
 use loopir::{Expr, ExprKind, Stmt, StmtKind};
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use crate::error::{ErrorKind, InterpError};
 use crate::runtime::TraceEvent;
 
 /// The event names of `halide_trace_event_code_t`, by code.
@@ -48,13 +49,6 @@ pub const EVENT_NAMES: [&str; 13] = [
     "begin_parallel_task",
     "end_parallel_task",
 ];
-
-fn event_name(code: i32) -> String {
-    usize::try_from(code)
-        .ok()
-        .and_then(|k| EVENT_NAMES.get(k))
-        .map_or_else(|| format!("event{code}"), |s| (*s).to_owned())
-}
 
 fn is_begin(code: i32) -> bool {
     matches!(code, 2 | 4 | 6 | 8 | 11)
@@ -115,12 +109,77 @@ pub struct TraceCheck {
 }
 
 /// The trace log of a run.
+///
+/// A traced run makes millions of events over a few dozen Func names, so the log keeps
+/// each event as a fixed-size record: its Func name and tag as indices into a table
+/// of the distinct strings, its coordinates and value bytes in two arrays shared by all
+/// events. [`TraceLog::events`] gives them back as [`LoggedEvent`]s.
 #[derive(Clone, Debug, Default)]
 pub struct TraceLog {
-    events: Vec<LoggedEvent>,
+    /// The events, in call order: the event with id `k` is `records[k - 1]`.
+    records: Vec<Record>,
+    /// The coordinates of every event, in call order.
+    coordinates: Vec<i32>,
+    /// The value bytes of every event, in call order.
+    values: Vec<u8>,
+    /// The distinct Func names and tags, in order of first use.
+    strings: Vec<String>,
+    /// The index in `strings` of each of them.
+    string_index: FxHashMap<String, u32>,
     /// The thread that started each thread other than the main one.
     spawners: FxHashMap<i32, i32>,
-    next_id: i32,
+}
+
+/// One event as [`TraceLog`] keeps it: a [`TraceEvent`] whose strings are indices into
+/// the log's table and whose coordinates and value end where the next event's begin.
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    thread: i32,
+    event: i32,
+    parent_id: i32,
+    thread_id: i32,
+    value_index: i32,
+    ty: u32,
+    func: u32,
+    tag: u32,
+    /// Where its coordinates end in [`TraceLog::coordinates`].
+    coordinates_end: usize,
+    /// Where its value ends in [`TraceLog::values`].
+    value_end: usize,
+}
+
+/// A [`TraceEvent`] read back from the log, its strings and arrays borrowed.
+struct EventRef<'a> {
+    event: i32,
+    parent_id: i32,
+    func: &'a str,
+    value_index: i32,
+    coordinates: &'a [i32],
+    ty: u32,
+    value: &'a [u8],
+    tag: &'a str,
+}
+
+impl<'a> From<&'a TraceEvent> for EventRef<'a> {
+    fn from(e: &'a TraceEvent) -> EventRef<'a> {
+        EventRef {
+            event: e.event,
+            parent_id: e.parent_id,
+            func: &e.func,
+            value_index: e.value_index,
+            coordinates: &e.coordinates,
+            ty: e.ty,
+            value: &e.value,
+            tag: &e.tag,
+        }
+    }
+}
+
+fn log_full() -> InterpError {
+    InterpError::new(
+        ErrorKind::Limit,
+        format!("the trace log holds {} events, the most its int32 event ids can number", i32::MAX),
+    )
 }
 
 impl TraceLog {
@@ -129,23 +188,100 @@ impl TraceLog {
         TraceLog::default()
     }
 
+    /// The number of events.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether the log has no events.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
     /// The events, in call order.
-    pub fn events(&self) -> &[LoggedEvent] {
-        &self.events
+    pub fn events(&self) -> impl ExactSizeIterator<Item = LoggedEvent> + '_ {
+        (0..self.records.len()).map(|k| {
+            let e = self.event(k);
+            let r = &self.records[k];
+            LoggedEvent {
+                id: id_of(k),
+                thread: r.thread,
+                event: TraceEvent {
+                    func: e.func.to_owned(),
+                    event: e.event,
+                    parent_id: e.parent_id,
+                    thread_id: r.thread_id,
+                    value_index: e.value_index,
+                    coordinates: e.coordinates.to_vec(),
+                    ty: e.ty,
+                    value: e.value.to_vec(),
+                    tag: e.tag.to_owned(),
+                },
+            }
+        })
     }
 
     /// Records one event made by `thread`, which `parent_thread` started (`None`: the
-    /// main thread, or unknown); returns its id.
-    pub fn record(&mut self, event: &TraceEvent, thread: i32, parent_thread: Option<i32>) -> i32 {
-        self.next_id += 1;
-        let id = self.next_id;
+    /// main thread, or unknown); returns its id. A log holds at most `i32::MAX` events
+    /// (the ids are int32, as the reference's); recording one more is a
+    /// [`Limit`](ErrorKind::Limit) error.
+    pub fn record(
+        &mut self,
+        event: &TraceEvent,
+        thread: i32,
+        parent_thread: Option<i32>,
+    ) -> Result<i32, InterpError> {
+        let id = i32::try_from(self.records.len() + 1).map_err(|_| log_full())?;
         if let Some(p) = parent_thread
             && p != thread
         {
             self.spawners.entry(thread).or_insert(p);
         }
-        self.events.push(LoggedEvent { id, thread, event: event.clone() });
-        id
+        let (func, tag) = (self.intern(&event.func)?, self.intern(&event.tag)?);
+        self.coordinates.extend_from_slice(&event.coordinates);
+        self.values.extend_from_slice(&event.value);
+        self.records.push(Record {
+            thread,
+            event: event.event,
+            parent_id: event.parent_id,
+            thread_id: event.thread_id,
+            value_index: event.value_index,
+            ty: event.ty,
+            func,
+            tag,
+            coordinates_end: self.coordinates.len(),
+            value_end: self.values.len(),
+        });
+        Ok(id)
+    }
+
+    /// The index of `s` in the table of strings, adding it if it is new.
+    fn intern(&mut self, s: &str) -> Result<u32, InterpError> {
+        if let Some(&k) = self.string_index.get(s) {
+            return Ok(k);
+        }
+        // Two strings per event at most, and at most `i32::MAX` events: this fits.
+        let k = u32::try_from(self.strings.len()).map_err(|_| log_full())?;
+        self.strings.push(s.to_owned());
+        self.string_index.insert(s.to_owned(), k);
+        Ok(k)
+    }
+
+    /// The event at index `k` (id `k + 1`).
+    fn event(&self, k: usize) -> EventRef<'_> {
+        let r = &self.records[k];
+        let (coordinates_start, value_start) =
+            k.checked_sub(1).map_or((0, 0), |p| (self.records[p].coordinates_end, self.records[p].value_end));
+        EventRef {
+            event: r.event,
+            parent_id: r.parent_id,
+            func: &self.strings[r.func as usize],
+            value_index: r.value_index,
+            coordinates: &self.coordinates[coordinates_start..r.coordinates_end],
+            ty: r.ty,
+            value: &self.values[value_start..r.value_end],
+            tag: &self.strings[r.tag as usize],
+        }
     }
 
     /// The events whose parent was not their innermost enclosing event, in call order
@@ -154,28 +290,30 @@ impl TraceLog {
         self.check().violations
     }
 
+    /// The event with id `id` without its value (empty when there is none).
     fn describe(&self, id: i32) -> String {
         usize::try_from(id - 1)
             .ok()
-            .and_then(|k| self.events.get(k))
-            .map_or_else(String::new, |e| describe(&e.event))
+            .filter(|&k| k < self.records.len())
+            .map_or_else(String::new, |k| describe_ref(&self.event(k)))
     }
 
     /// Checks every event's parent against the stack of open events of its thread (see
     /// the module documentation), and lists the begin events that never ended.
     pub fn check(&self) -> TraceCheck {
         let ended: FxHashSet<i32> =
-            self.events.iter().filter(|e| is_end(e.event.event)).map(|e| e.event.parent_id).collect();
+            self.records.iter().filter(|r| is_end(r.event)).map(|r| r.parent_id).collect();
         let mut stacks: FxHashMap<i32, Vec<i32>> = FxHashMap::default();
         let mut passed: FxHashMap<i32, i32> = FxHashMap::default();
         let mut out = TraceCheck::default();
-        for e in &self.events {
-            if !stacks.contains_key(&e.thread) {
-                let start = self.starting_stack(e.thread, &stacks);
-                stacks.insert(e.thread, start);
+        for (k, r) in self.records.iter().enumerate() {
+            let id = id_of(k);
+            if !stacks.contains_key(&r.thread) {
+                let start = self.starting_stack(r.thread, &stacks);
+                stacks.insert(r.thread, start);
             }
-            let stack = stacks.entry(e.thread).or_default();
-            let parent = e.event.parent_id;
+            let stack = stacks.entry(r.thread).or_default();
+            let parent = r.parent_id;
             let innermost = stack.last().copied().unwrap_or(0);
             if parent != innermost {
                 // Where the events above the parent start (all of them for parent 0).
@@ -187,23 +325,23 @@ impl TraceLog {
                 match above {
                     Some(k) if stack[k..].iter().all(|o| !ended.contains(o)) => {
                         for o in &stack[k..] {
-                            passed.entry(*o).or_insert(e.id);
+                            passed.entry(*o).or_insert(id);
                         }
                         stack.truncate(k);
                     }
                     _ => out.violations.push(ParentViolation {
-                        id: e.id,
-                        what: describe(&e.event),
+                        id,
+                        what: describe_ref(&self.event(k)),
                         parent,
                         expected: innermost,
                         expected_what: self.describe(innermost),
                     }),
                 }
             }
-            let stack = stacks.entry(e.thread).or_default();
-            if is_begin(e.event.event) {
-                stack.push(e.id);
-            } else if is_end(e.event.event) {
+            let stack = stacks.entry(r.thread).or_default();
+            if is_begin(r.event) {
+                stack.push(id);
+            } else if is_end(r.event) {
                 // An end closes the event it names, wherever it is on the stack.
                 if let Some(k) = stack.iter().rposition(|&o| o == parent) {
                     stack.truncate(k);
@@ -211,14 +349,15 @@ impl TraceLog {
             }
         }
         out.unended = self
-            .events
+            .records
             .iter()
-            .filter(|e| is_begin(e.event.event) && !ended.contains(&e.id))
-            .map(|e| UnendedEvent {
-                id: e.id,
-                what: describe(&e.event),
-                thread: e.thread,
-                passed_by: passed.get(&e.id).copied(),
+            .enumerate()
+            .filter(|&(k, r)| is_begin(r.event) && !ended.contains(&id_of(k)))
+            .map(|(k, r)| UnendedEvent {
+                id: id_of(k),
+                what: describe_ref(&self.event(k)),
+                thread: r.thread,
+                passed_by: passed.get(&id_of(k)).copied(),
             })
             .collect();
         out
@@ -247,67 +386,113 @@ impl TraceLog {
     /// `ID PARENT EVENT FUNC[.VALUE_INDEX](COORDINATES) = VALUE [tag]`.
     pub fn render(&self) -> String {
         let mut out = String::new();
-        for e in &self.events {
-            let _ = writeln!(out, "{:>6} {:>6} {}", e.id, e.event.parent_id, describe_with_value(&e.event));
+        for k in 0..self.records.len() {
+            self.write_line(&mut out, k);
         }
         out
     }
+
+    /// Writes what [`TraceLog::render`] returns to `w`, line by line: a long log need
+    /// not be held twice, as events and as text.
+    pub fn write_to(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+        let mut line = String::new();
+        for k in 0..self.records.len() {
+            line.clear();
+            self.write_line(&mut line, k);
+            w.write_all(line.as_bytes())?;
+        }
+        Ok(())
+    }
+
+    /// Appends the line of the event at index `k` to `out`.
+    fn write_line(&self, out: &mut String, k: usize) {
+        let e = self.event(k);
+        let _ = write!(out, "{:>6} {:>6} ", id_of(k), e.parent_id);
+        write_description(out, &e);
+        if matches!(e.event, 0 | 1) && !e.value.is_empty() {
+            out.push_str(" = ");
+            write_value(out, e.ty, e.value);
+        }
+        if e.event == 10 {
+            let _ = write!(out, " {:?}", e.tag);
+        }
+        out.push('\n');
+    }
+}
+
+/// The id of the event at index `k` of the log. The log refuses events past `i32::MAX`
+/// ([`TraceLog::record`]), so every index it holds converts.
+fn id_of(k: usize) -> i32 {
+    i32::try_from(k + 1).unwrap_or(i32::MAX)
 }
 
 /// An event without its value: `store f.1(3, 4)`, `produce f`.
 pub fn describe(e: &TraceEvent) -> String {
-    let mut s = format!("{} {}", event_name(e.event), e.func);
+    describe_ref(&EventRef::from(e))
+}
+
+fn describe_ref(e: &EventRef<'_>) -> String {
+    let mut s = String::new();
+    write_description(&mut s, e);
+    s
+}
+
+/// Writes what [`describe`] returns.
+fn write_description(out: &mut String, e: &EventRef<'_>) {
+    match usize::try_from(e.event).ok().and_then(|k| EVENT_NAMES.get(k)) {
+        Some(name) => out.push_str(name),
+        None => {
+            let _ = write!(out, "event{}", e.event);
+        }
+    }
+    out.push(' ');
+    out.push_str(e.func);
     if matches!(e.event, 0 | 1) && e.value_index != 0 {
-        let _ = write!(s, ".{}", e.value_index);
+        let _ = write!(out, ".{}", e.value_index);
     }
     if !e.coordinates.is_empty() || matches!(e.event, 0 | 1) {
-        let coords: Vec<String> = e.coordinates.iter().map(i32::to_string).collect();
-        let _ = write!(s, "({})", coords.join(", "));
-    }
-    s
-}
-
-fn describe_with_value(e: &TraceEvent) -> String {
-    let mut s = describe(e);
-    if matches!(e.event, 0 | 1) && !e.value.is_empty() {
-        let _ = write!(s, " = {}", value_text(e));
-    }
-    if e.event == 10 {
-        let _ = write!(s, " {:?}", e.tag);
-    }
-    s
-}
-
-/// The value of a load or store, lane by lane, as its `halide_type_t` says.
-fn value_text(e: &TraceEvent) -> String {
-    let code = e.ty & 0xff;
-    let bits = ((e.ty >> 8) & 0xff) as usize;
-    let bytes = bits.div_ceil(8).max(1);
-    let lanes: Vec<String> = e
-        .value
-        .chunks(bytes)
-        .map(|c| {
-            let mut raw = [0u8; 8];
-            raw[..c.len().min(8)].copy_from_slice(&c[..c.len().min(8)]);
-            let u = u64::from_le_bytes(raw);
-            match (code, bits) {
-                // int
-                (0, b) if b < 64 => {
-                    let shift = 64 - b as u32;
-                    (((u << shift) as i64) >> shift).to_string()
-                }
-                (0, _) => (u as i64).to_string(),
-                (2, 32) => format!("{}", f32::from_bits(u as u32)),
-                (2, 64) => format!("{}", f64::from_bits(u)),
-                // uint, handles, float16/bfloat16 as their bits
-                _ => u.to_string(),
+        out.push('(');
+        for (k, c) in e.coordinates.iter().enumerate() {
+            if k > 0 {
+                out.push_str(", ");
             }
-        })
-        .collect();
-    if lanes.len() == 1 {
-        lanes.into_iter().next().unwrap_or_default()
-    } else {
-        format!("<{}>", lanes.join(", "))
+            let _ = write!(out, "{c}");
+        }
+        out.push(')');
+    }
+}
+
+/// Writes the value of a load or store, lane by lane, as its `halide_type_t` says.
+fn write_value(out: &mut String, ty: u32, value: &[u8]) {
+    let code = ty & 0xff;
+    let bits = ((ty >> 8) & 0xff) as usize;
+    let bytes = bits.div_ceil(8).max(1);
+    let several = value.len() > bytes;
+    if several {
+        out.push('<');
+    }
+    for (k, c) in value.chunks(bytes).enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        let mut raw = [0u8; 8];
+        raw[..c.len().min(8)].copy_from_slice(&c[..c.len().min(8)]);
+        let u = u64::from_le_bytes(raw);
+        let _ = match (code, bits) {
+            // int
+            (0, b) if b < 64 => {
+                let shift = 64 - b as u32;
+                write!(out, "{}", ((u << shift) as i64) >> shift)
+            }
+            (0, _) => write!(out, "{}", u as i64),
+            (2, 32) => write!(out, "{}", f32::from_bits(u as u32)),
+            (2, 64) => write!(out, "{}", f64::from_bits(u)),
+            // uint, handles, float16/bfloat16 as their bits
+            _ => write!(out, "{u}"),
+        };
+    }
+    if several {
+        out.push('>');
     }
 }
 
@@ -394,19 +579,20 @@ fn ends_event(s: &Stmt, name: &str, is_producer: bool) -> bool {
         found: bool,
     }
     impl Visitor for Ends<'_> {
+        fn visit_stmt(&mut self, s: &Stmt) {
+            if !self.found {
+                self.super_stmt(s);
+            }
+        }
+        // Each expression as a DAG, each shared node once.
         fn visit_expr(&mut self, e: &Expr) {
-            if self.found {
-                return;
-            }
-            if let ExprKind::Call { name: callee, args, .. } = e.kind()
-                && &**callee == "halide_trace_helper"
-                && matches!(args.get(6).map(Expr::kind), Some(ExprKind::IntImm(c)) if *c == self.code)
-                && matches!(args.get(7).map(Expr::kind), Some(ExprKind::Variable(v)) if &**v == self.name)
-            {
-                self.found = true;
-                return;
-            }
-            self.super_expr(e);
+            self.found = self.found
+                || loopir::dag::any_node(e, |n| {
+                    matches!(n.kind(), ExprKind::Call { name: callee, args, .. }
+                        if &**callee == "halide_trace_helper"
+                            && matches!(args.get(6).map(Expr::kind), Some(ExprKind::IntImm(c)) if *c == self.code)
+                            && matches!(args.get(7).map(Expr::kind), Some(ExprKind::Variable(v)) if &**v == self.name))
+                });
         }
     }
     let mut m = Ends { name, code: if is_producer { 5 } else { 7 }, found: false };
@@ -436,9 +622,45 @@ mod tests {
     fn log_of(events: &[(i32, &str, i32)]) -> TraceLog {
         let mut log = TraceLog::new();
         for &(code, func, parent) in events {
-            log.record(&ev(code, func, parent), 0, None);
+            log.record(&ev(code, func, parent), 0, None).expect("a small log");
         }
         log
+    }
+
+    /// The log keeps events in shared arrays: each comes back as it was recorded, and
+    /// its line is the same whether the log is rendered or written.
+    #[test]
+    fn events_come_back_as_recorded() {
+        let mut log = TraceLog::new();
+        let store = TraceEvent {
+            coordinates: vec![3, -4],
+            value_index: 1,
+            ty: 2 | (32 << 8) | (2 << 16),
+            value: [1.5f32.to_le_bytes(), (-2.0f32).to_le_bytes()].concat(),
+            thread_id: 7,
+            ..ev(1, "f", 2)
+        };
+        let tag = TraceEvent { tag: "func_type_and_dim: 1 0".into(), ..ev(10, "g", 0) };
+        let events = [ev(8, "p", 0), ev(4, "f", 1), store, tag, ev(1, "f", 2)];
+        for (k, e) in events.iter().enumerate() {
+            assert_eq!(log.record(e, k as i32 % 2, Some(0)).expect("a small log"), k as i32 + 1);
+        }
+        let back: Vec<LoggedEvent> = log.events().collect();
+        let expected: Vec<LoggedEvent> = events
+            .iter()
+            .enumerate()
+            .map(|(k, e)| LoggedEvent { id: k as i32 + 1, thread: k as i32 % 2, event: e.clone() })
+            .collect();
+        assert_eq!(back, expected);
+        let text = log.render();
+        assert_eq!(
+            text,
+            "     1      0 begin_pipeline p\n     2      1 produce f\n     3      2 store f.1(3, -4) = <1.5, -2>\n     \
+             4      0 tag g \"func_type_and_dim: 1 0\"\n     5      2 store f()\n"
+        );
+        let mut written = Vec::new();
+        log.write_to(&mut written).expect("writing to memory");
+        assert_eq!(String::from_utf8(written).expect("UTF-8"), text);
     }
 
     /// Harris from sliding window on: `let f.trace_id = <consume f>` sits outside the
@@ -522,7 +744,7 @@ mod tests {
     fn a_task_starts_from_the_events_open_in_the_task_that_started_it() {
         let mut log = TraceLog::new();
         let on = |log: &mut TraceLog, code, func: &str, parent, thread, spawner| {
-            log.record(&ev(code, func, parent), thread, spawner)
+            log.record(&ev(code, func, parent), thread, spawner).expect("a small log")
         };
         on(&mut log, 8, "out", 0, 0, None); // 1
         on(&mut log, 2, "out", 1, 0, None); // 2

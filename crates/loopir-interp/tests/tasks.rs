@@ -126,6 +126,21 @@ fork {
     assert!(err.message.contains("acquire (") && err.message.contains("sem, 1)"), "{err}");
 }
 
+/// Runs `text` with `input` = [5, 6, 7, 8] and a four-element `out` (int32, mins 0);
+/// returns `out`'s values.
+fn run_on_5_6_7_8(text: &str) -> Vec<u64> {
+    let stmt = loopir::parse_stmt(text).expect("parses");
+    let program = compile(&stmt).expect("compiles");
+    let mut rt = HostRuntime::new();
+    let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
+    let mut input = Buffer::new(Elem::I32, &[0], &[4]);
+    input.values = vec![5, 6, 7, 8];
+    m.bind_buffer("input", &input).expect("input");
+    m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[4])).expect("out");
+    m.run().expect("runs");
+    m.read_buffer("out").expect("out").values
+}
+
 #[test]
 fn device_kernels_write_device_memory_that_is_copied_back() {
     // The input is copied to the device because its caller marked it host-dirty; the
@@ -142,16 +157,7 @@ gpu_block<CUDA> (b, 0, 0) {
 }
 _halide_buffer_set_device_dirty((struct halide_buffer_t *)out.buffer, true)
 ";
-    let stmt = loopir::parse_stmt(text).expect("parses");
-    let program = compile(&stmt).expect("compiles");
-    let mut rt = HostRuntime::new();
-    let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
-    let mut input = Buffer::new(Elem::I32, &[0], &[4]);
-    input.values = vec![5, 6, 7, 8];
-    m.bind_buffer("input", &input).expect("input");
-    m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[4])).expect("out");
-    m.run().expect("runs");
-    assert_eq!(m.read_buffer("out").expect("out").values, vec![6, 7, 8, 9]);
+    assert_eq!(run_on_5_6_7_8(text), vec![6, 7, 8, 9]);
 }
 
 #[test]
@@ -169,16 +175,7 @@ gpu_block<CUDA> (b, 0, 0) {
 }
 _halide_buffer_set_device_dirty((struct halide_buffer_t *)out.buffer, true)
 ";
-    let stmt = loopir::parse_stmt(text).expect("parses");
-    let program = compile(&stmt).expect("compiles");
-    let mut rt = HostRuntime::new();
-    let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
-    let mut input = Buffer::new(Elem::I32, &[0], &[4]);
-    input.values = vec![5, 6, 7, 8];
-    m.bind_buffer("input", &input).expect("input");
-    m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[4])).expect("out");
-    m.run().expect("runs");
-    assert_eq!(m.read_buffer("out").expect("out").values, vec![6, 7, 8, 9]);
+    assert_eq!(run_on_5_6_7_8(text), vec![6, 7, 8, 9]);
 }
 
 /// Records the thread ids the runtime sees at each call of the extern `probe`.

@@ -8,6 +8,7 @@
 //! the same hashes where they compute the same outputs.
 
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
@@ -23,7 +24,7 @@ use loopir_interp::{
 use super::fmt::{ReadArgs, read_stmt_file};
 use super::{read_env, read_input};
 use crate::error::{CliError, InFile};
-use crate::streams::{print, report};
+use crate::streams::{print, print_with, report};
 
 /// Arguments of `loopir run`.
 #[derive(Args)]
@@ -64,10 +65,11 @@ pub struct RunArgs {
     /// `HL_PROFILER_JSON_OUTPUT` form) instead of the output lines.
     #[arg(long, conflicts_with_all = ["profile", "trace"])]
     profile_json: bool,
-    /// What the profiler bills time in: `operations` (one nanosecond per operation the
-    /// interpreter executes; reproducible) or `wall`.
-    #[arg(long, value_name = "CLOCK", default_value = "operations", value_parser = ["operations", "wall"])]
-    profile_clock: String,
+    /// What the profiler bills time in: `operations` (one microsecond per operation the
+    /// interpreter executes; reproducible; the default) or `wall`. Only with `--profile`
+    /// or `--profile-json`.
+    #[arg(long, value_name = "CLOCK", value_parser = ["operations", "wall"])]
+    profile_clock: Option<String>,
     /// Print the trace log after the output lines, and check that every event's parent
     /// is its innermost enclosing event (a violation is an error, exit 1).
     #[arg(long)]
@@ -78,6 +80,11 @@ pub struct RunArgs {
 
 /// Runs `loopir run`.
 pub fn run(args: &RunArgs) -> Result<(), CliError> {
+    if args.profile_clock.is_some() && !(args.profile || args.profile_json) {
+        return Err(CliError::input(
+            "--profile-clock is read by --profile and --profile-json only; without them it would be ignored",
+        ));
+    }
     let input = read_input(args.file.as_deref())?;
     let env = read_env(args.env.as_deref(), BoundsEnv::from_json)?;
     let parse_env = env.as_ref().map(BoundsEnv::parse_env).unwrap_or_else(ParseEnv::default);
@@ -169,37 +176,49 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
     // The run above may have run the program several times (bounds queries, output
     // sizes the pipeline refused); the profile and the trace are of one run on the
     // shapes it settled on.
-    let clock = if args.profile_clock == "wall" { ProfileClock::Wall } else { ProfileClock::Operations };
+    let clock = if args.profile_clock.as_deref() == Some("wall") {
+        ProfileClock::Wall
+    } else {
+        ProfileClock::Operations
+    };
     let mut recording = RecordingRuntime::new(clock);
     let observed = RunConfig { shapes: result.shapes.clone(), elems: result.elems.clone(), ..config };
     run_pipeline(&program, &mut recording, &observed)
         .map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
     recording.profiler.finish().map_err(|e| CliError::input(format!("{}: {e}", input.name)))?;
+    let makes_no = |flag: &str, calls: &str, command: &str| {
+        CliError::input(format!(
+            "{}: {flag}: the program makes no {calls} calls (run the output of `loopir {command}`)",
+            input.name
+        ))
+    };
+    if recording.profiler.pipelines().is_empty() {
+        if args.profile_json {
+            return Err(makes_no("--profile-json", "profiler", "profile"));
+        }
+        if args.profile {
+            return Err(makes_no("--profile", "profiler", "profile"));
+        }
+    }
+    if args.trace && recording.trace.is_empty() {
+        return Err(makes_no("--trace", "trace", "trace"));
+    }
     if args.profile_json {
         return print(recording.profiler.report_json().as_bytes());
     }
     if args.profile {
-        if recording.profiler.pipelines().is_empty() {
-            return Err(CliError::input(format!(
-                "{}: --profile: the program makes no profiler calls (run the output of `loopir profile`)",
-                input.name
-            )));
-        }
         out.push_str(&recording.profiler.report());
-    }
-    if args.trace {
-        if recording.trace.events().is_empty() {
-            return Err(CliError::input(format!(
-                "{}: --trace: the program makes no trace calls (run the output of `loopir trace`)",
-                input.name
-            )));
-        }
-        out.push_str(&recording.trace.render());
     }
     print(out.as_bytes())?;
     if !args.trace {
         return Ok(());
     }
+    // The log runs to tens of megabytes: written line by line rather than rendered whole.
+    print_with(|| {
+        let mut w = std::io::BufWriter::new(std::io::stdout().lock());
+        recording.trace.write_to(&mut w)?;
+        w.flush()
+    })?;
     let check = recording.trace.check();
     if !check.unended.is_empty() {
         report(&unended_note(&input.name, &check.unended));

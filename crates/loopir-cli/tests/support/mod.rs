@@ -39,6 +39,13 @@ pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Standard output of `loopir ARGS` (no input), which must exit with 0.
+pub fn ok(args: &[&str]) -> String {
+    let out = loopir(args, b"");
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
 /// A fresh, empty directory for one test's files.
 pub fn scratch(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("loopir-cli-{}-{test}", std::process::id()));

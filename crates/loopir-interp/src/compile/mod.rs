@@ -15,7 +15,7 @@ mod group;
 mod stmt;
 
 use loopir::{Expr, ExprKind, Name, Stmt, StmtKind, Type, Visitor};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::code::{Instr, NO_REG, Pc, Reg, Site};
 use crate::elem::Elem;
@@ -572,26 +572,6 @@ fn stated_buffer_types(s: &Stmt) -> FxHashMap<Name, Elem> {
 }
 
 /// Whether `s` contains a `gpu_thread_barrier` (so its GPU threads must run in step).
-/// The GPU thread ids (`.thread_id_x`, as Halide names the variables of fused thread
-/// loops) that `e` reads.
-fn thread_ids_read(e: &Expr) -> Vec<Name> {
-    struct Find(Vec<Name>);
-    impl Visitor for Find {
-        fn visit_expr(&mut self, e: &Expr) {
-            if let ExprKind::Variable(n) = e.kind()
-                && n.starts_with(".thread_id_")
-                && !self.0.contains(n)
-            {
-                self.0.push(n.clone());
-            }
-            self.super_expr(e);
-        }
-    }
-    let mut f = Find(Vec::new());
-    f.visit_expr(e);
-    f.0
-}
-
 fn has_barrier(s: &Stmt) -> bool {
     struct Find(bool);
     impl Visitor for Find {
@@ -616,48 +596,43 @@ fn has_barrier(s: &Stmt) -> bool {
     f.0
 }
 
-/// The names loaded from or stored to in `s` (for device views).
-fn accessed_buffers(s: &Stmt) -> Vec<Name> {
-    struct Names(Vec<Name>);
+/// The buffers a kernel body `s` touches, in order of first appearance: the names it
+/// loads from or stores to (for device views), and those it allocates itself (`Allocate`
+/// nodes anywhere in it), which have no host side. One walk, each shared expression once.
+fn kernel_buffers(s: &Stmt) -> (Vec<Name>, Vec<Name>) {
+    #[derive(Default)]
+    struct Names {
+        accessed: Vec<Name>,
+        allocated: Vec<Name>,
+        seen: FxHashSet<*const loopir::ExprNode>,
+    }
+    fn note(names: &mut Vec<Name>, name: &Name) {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
     impl Visitor for Names {
         fn visit_expr(&mut self, e: &Expr) {
-            if let ExprKind::Load { name, .. } = e.kind()
-                && !self.0.contains(name)
-            {
-                self.0.push(name.clone());
+            if e.is_shared() && !e.is_leaf() && !self.seen.insert(e.as_ptr()) {
+                return;
+            }
+            if let ExprKind::Load { name, .. } = e.kind() {
+                note(&mut self.accessed, name);
             }
             self.super_expr(e);
         }
         fn visit_stmt(&mut self, s: &Stmt) {
-            if let StmtKind::Store { name, .. } = s.kind()
-                && !self.0.contains(name)
-            {
-                self.0.push(name.clone());
+            match s.kind() {
+                StmtKind::Store { name, .. } => note(&mut self.accessed, name),
+                StmtKind::Allocate { name, .. } => note(&mut self.allocated, name),
+                _ => {}
             }
             self.super_stmt(s);
         }
     }
-    let mut n = Names(Vec::new());
+    let mut n = Names::default();
     n.visit_stmt(s);
-    n.0
-}
-
-/// The buffers `s` allocates (`Allocate` nodes anywhere in it).
-fn allocated_buffers(s: &Stmt) -> Vec<Name> {
-    struct Names(Vec<Name>);
-    impl Visitor for Names {
-        fn visit_stmt(&mut self, s: &Stmt) {
-            if let StmtKind::Allocate { name, .. } = s.kind()
-                && !self.0.contains(name)
-            {
-                self.0.push(name.clone());
-            }
-            self.super_stmt(s);
-        }
-    }
-    let mut n = Names(Vec::new());
-    n.visit_stmt(s);
-    n.0
+    (n.accessed, n.allocated)
 }
 
 /// No register: used for an absent optional operand.

@@ -3,10 +3,7 @@
 use loopir::stack::with_stack;
 use loopir::{DeviceApi, Expr, ExprKind, ForType, Intrinsic, Name, Stmt, StmtKind, Type};
 
-use super::{
-    AllocBinding, BoundKind, Compiler, FuncBinding, NONE, accessed_buffers, allocated_buffers, has_barrier,
-    thread_ids_read,
-};
+use super::{AllocBinding, BoundKind, Compiler, FuncBinding, NONE, has_barrier, kernel_buffers};
 use crate::code::{Instr, Reg};
 use crate::elem::Elem;
 use crate::error::{InterpError, node_line};
@@ -38,7 +35,7 @@ impl Compiler<'_> {
                 let mut names = Vec::new();
                 let deferred = self.thread_lets.len();
                 while let StmtKind::LetStmt { name, value, body } = cur.kind() {
-                    if self.in_device && thread_ids_read(value).iter().any(|t| self.value(t).is_none()) {
+                    if self.in_device && self.reads_unbound_thread_id(value) {
                         // Every thread of a block runs the block's code, so a let there
                         // may read the thread ids: each thread evaluates it inside the
                         // thread loops.
@@ -404,8 +401,8 @@ impl Compiler<'_> {
         let mut views = Vec::new();
         if enters_device {
             self.in_device = true;
-            let inner = allocated_buffers(body);
-            for b in accessed_buffers(body) {
+            let (accessed, inner) = kernel_buffers(body);
+            for b in accessed {
                 let host = match self.value(&b) {
                     Some(v) => v.reg,
                     // The kernel's own memory has no host side.
@@ -500,13 +497,22 @@ impl Compiler<'_> {
         }
     }
 
+    /// Whether `e` reads a GPU thread id (`.thread_id_x`, as Halide names the variables
+    /// of fused thread loops) that no enclosing thread loop binds yet.
+    fn reads_unbound_thread_id(&self, e: &Expr) -> bool {
+        loopir::dag::any_node(
+            e,
+            |n| matches!(n.kind(), ExprKind::Variable(v) if v.starts_with(".thread_id_") && self.value(v).is_none()),
+        )
+    }
+
     /// The body of a GPU thread or lane loop, after the block's lets that read thread
     /// ids which are all bound now.
     fn thread_body(&mut self, body: &Stmt) -> Result<(), InterpError> {
         let mut bound = Vec::new();
         for k in 0..self.thread_lets.len() {
             let (name, value, done) = self.thread_lets[k].clone();
-            if done || thread_ids_read(&value).iter().any(|t| self.value(t).is_none()) {
+            if done || self.reads_unbound_thread_id(&value) {
                 continue;
             }
             let v = self.expr(&value)?;
