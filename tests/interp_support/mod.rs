@@ -72,8 +72,9 @@ pub fn parse_text(dir: &Path, file: &Path, text: &str) -> Result<Stmt, String> {
 /// A run configuration with the case's parameters (those the program reads).
 pub fn config_for(case: &str, program: &Program, limit: u64) -> Result<RunConfig, String> {
     let mut config = RunConfig {
-        // 128 MiB within the suite's operation budget: a pipeline that needs more memory
-        // needs more operations than the budget too. Heavier runs get 1 GiB.
+        // 128 MiB for the report and trace tests' budget of 4*10^7 operations (a pipeline
+        // that needs more memory needs more operations too); 1 GiB for larger budgets
+        // (oracle_interp's and interp_passes' suites, and every ignored test).
         limits: Limits { operations: limit, memory: if limit <= 40_000_000 { 1 << 27 } else { 1 << 30 } },
         // Small outputs keep the suite fast; the pipelines' own bounds queries enlarge
         // them where their schedules need more.
