@@ -241,3 +241,29 @@ fn every_task_is_a_new_thread_even_in_a_reused_slot() {
     assert_eq!(ids, vec![1, 2, 3, 4], "{:?}", rt.seen);
     assert!(rt.seen.iter().all(|&(_, parent)| parent == Some(0)), "{:?}", rt.seen);
 }
+
+#[test]
+fn a_register_allocated_in_the_lane_loop_may_be_freed_after_it() {
+    // Halide's warp shuffle pass moves a register allocation into the lane loop and
+    // leaves its `free` after the loop (conv_layer.cuda, stages 46-49); the free does
+    // nothing. A free of a name nothing allocated is still refused.
+    let text = "gpu_block<CUDA> (b, 0, 0) {
+ gpu_lane<CUDA> (l, 0, 3) {
+  allocate r[int32 * 1] in Register
+  r[0] = l + 10
+  out[l] = r[0]
+ }
+ free r
+}
+";
+    assert_eq!(run_out(text, 4).expect("runs"), vec![10, 11, 12, 13]);
+    let stray = "gpu_block<CUDA> (b, 0, 0) {
+ gpu_lane<CUDA> (l, 0, 3) {
+  out[l] = l
+ }
+ free r
+}
+";
+    let err = run_out(stray, 4).expect_err("a free of nothing");
+    assert!(err.to_string().contains("free of r, which no enclosing allocate defines"), "{err}");
+}

@@ -124,6 +124,11 @@ struct Compiler<'r> {
     lane_private: Option<Vec<Name>>,
     /// The allocations in registers around the node (each thread's own).
     registers: Vec<Name>,
+    /// Register allocations made inside a GPU lane loop whose scope has ended. Halide's
+    /// warp shuffle pass moves such an allocation into the lane loop but leaves its
+    /// `free` after the loop (conv_layer.cuda from stage 46 on); the reference's code
+    /// generator never frees register memory, so that `free` does nothing.
+    lane_registers_ended: Vec<Name>,
     /// Lets of a GPU block that read thread ids the thread loops inside them bind, and
     /// whether each is bound now (see `Compiler::thread_body`).
     thread_lets: Vec<(Name, Expr, bool)>,
@@ -160,6 +165,7 @@ impl<'r> Compiler<'r> {
             groups: group::Groups::default(),
             lane_private: None,
             registers: Vec::new(),
+            lane_registers_ended: Vec::new(),
             thread_lets: Vec::new(),
         }
     }

@@ -224,6 +224,9 @@ impl Compiler<'_> {
                 }
                 if register {
                     self.registers.pop();
+                    if self.lane_private.is_some() {
+                        self.lane_registers_ended.push(name.clone());
+                    }
                 }
                 self.emit(Instr::Free { ptr: owner, custom, free_fn, scope_end: true, site });
                 if let Some(v) = self.allocs.get_mut(name) {
@@ -235,6 +238,10 @@ impl Compiler<'_> {
             StmtKind::Free { name } => {
                 let site = self.site_stmt(s);
                 let Some(a) = self.allocs.get(name).and_then(|v| v.last()).cloned() else {
+                    if let Some(k) = self.lane_registers_ended.iter().rposition(|n| n == name) {
+                        self.lane_registers_ended.remove(k);
+                        return Ok(());
+                    }
                     return Err(Self::at(
                         s,
                         self.bad(format!("free of {name}, which no enclosing allocate defines")),
