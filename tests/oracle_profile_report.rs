@@ -15,7 +15,9 @@
 
 mod interp_support;
 
-use interp_support::{HEAVY_LIMIT, TestRuntime, cases_dir, computes_something, parse, run, run_in};
+use interp_support::{
+    HEAVY_LIMIT, TestRuntime, assert_listed_cases_exist, cases_dir, computes_something, parse, run, run_in,
+};
 use loopir_interp::profiler::{KIND_ALLOCATION, KIND_FREE, KIND_MALLOC, KIND_OVERHEAD, KIND_THREAD_IDLE};
 use loopir_interp::{ProfileClock, RecordingRuntime};
 use loopir_profiling::{FuncEnv, ProfileOptions, inject_profiling};
@@ -205,6 +207,7 @@ fn check_cases(cases: &[&str], limit: u64, verbose: bool) -> (Vec<String>, usize
 #[test]
 fn every_profiled_case_reports_the_entry_tree() {
     let cases = profiled_cases();
+    assert_listed_cases_exist(OVER_BUDGET, &cases, "profiled");
     let within: Vec<&str> = cases.iter().map(String::as_str).filter(|c| !OVER_BUDGET.contains(c)).collect();
     let (problems, ran) = check_cases(&within, LIMIT, false);
     println!(
@@ -224,9 +227,7 @@ fn every_profiled_case_reports_the_entry_tree() {
 #[ignore = "half an hour of interpretation; run on demand"]
 fn the_profiled_cases_over_the_suites_budget_report_the_entry_tree() {
     let cases = profiled_cases();
-    for case in OVER_BUDGET {
-        assert!(cases.iter().any(|c| c == case), "OVER_BUDGET lists {case}, which is not a profiled case");
-    }
+    assert_listed_cases_exist(OVER_BUDGET, &cases, "profiled");
     let (problems, ran) = check_cases(OVER_BUDGET, HEAVY_LIMIT, true);
     println!("{ran} of the {} cases over the suite's budget report their entry tree", OVER_BUDGET.len());
     assert!(problems.is_empty(), "{}", problems.join("\n"));

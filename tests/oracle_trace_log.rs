@@ -17,8 +17,8 @@ mod interp_support;
 use std::path::Path;
 
 use interp_support::{
-    HEAVY_LIMIT, TestRuntime, cases_dir, computes_something, parse, reference_run, run, run_in, stage_name,
-    stages,
+    HEAVY_LIMIT, TestRuntime, assert_listed_cases_exist, cases_dir, computes_something, parse, reference_run,
+    run, run_in, stage_name, stages,
 };
 use loopir::visit::Visitor;
 use loopir::{Expr, ExprKind, Stmt, StmtKind};
@@ -284,6 +284,7 @@ fn check_cases(cases: &[&str], limit: u64, verbose: bool) -> Tally {
 #[test]
 fn every_traced_stage_parents_each_event_by_its_innermost_enclosing_event() {
     let cases = traced_cases();
+    assert_listed_cases_exist(OVER_BUDGET, &cases, "traced");
     let within: Vec<&str> = cases.iter().map(String::as_str).filter(|c| !OVER_BUDGET.contains(c)).collect();
     let skipped: usize = OVER_BUDGET.iter().map(|c| stages(&cases_dir().join(c)).len()).sum();
     let t = check_cases(&within, LIMIT, false);
@@ -309,9 +310,7 @@ fn every_traced_stage_parents_each_event_by_its_innermost_enclosing_event() {
 #[ignore = "minutes of interpretation; run on demand"]
 fn the_traced_cases_over_the_suites_budget_parent_each_event_by_its_innermost_enclosing_event() {
     let cases = traced_cases();
-    for case in OVER_BUDGET {
-        assert!(cases.iter().any(|c| c == case), "OVER_BUDGET lists {case}, which is not a traced case");
-    }
+    assert_listed_cases_exist(OVER_BUDGET, &cases, "traced");
     let t = check_cases(OVER_BUDGET, HEAVY_LIMIT, true);
     println!(
         "{} traced stages over the suite's budget: {} well parented with every event ended, {} with \

@@ -383,3 +383,11 @@ pub fn computes_something(run: &PipelineRun) -> Result<(), String> {
         None => Ok(()),
     }
 }
+
+/// Panics naming the first case of `listed` (a test's `OVER_BUDGET`) that is not one of
+/// `cases` (the oracle cases the test checks): a stale entry would skip nothing.
+pub fn assert_listed_cases_exist(listed: &[&str], cases: &[String], what: &str) {
+    for case in listed {
+        assert!(cases.iter().any(|c| c == case), "OVER_BUDGET lists {case}, which is not a {what} case");
+    }
+}
