@@ -21,9 +21,10 @@ use interp_support::{
     run, run_in, stage_name, stages,
 };
 use loopir::visit::Visitor;
-use loopir::{Expr, ExprKind, Stmt, StmtKind};
+use loopir::{Expr, Stmt, StmtKind};
 use loopir_interp::tracer::{TraceCheck, TraceLog, UnendedEvent, scope_trace_lets};
 use loopir_interp::{PipelineRun, RecordingRuntime};
+use loopir_profiling::tracing::decode_event;
 
 /// The operations one run may execute (as in `oracle_interp`).
 const LIMIT: u64 = 40_000_000;
@@ -110,12 +111,14 @@ fn trace_of(
     Ok(runtime.recording.map(|r| r.trace).unwrap_or_default())
 }
 
-/// Whether `e` is a `halide_trace_helper` call making event `code` of `func`.
+/// Whether `e` is a `halide_trace_helper` call making event `code` of `func` (a
+/// malformed trace call is a broken oracle case).
 fn is_event(e: &Expr, func: &str, code: i64) -> bool {
-    let ExprKind::Call { name, args, .. } = e.kind() else { return false };
-    &**name == "halide_trace_helper"
-        && matches!(args.first().map(Expr::kind), Some(ExprKind::StringImm(s)) if &**s == func.as_bytes())
-        && matches!(args.get(6).map(Expr::kind), Some(ExprKind::IntImm(c)) if *c == code)
+    match decode_event(e) {
+        Ok(Some(ev)) => ev.func == func && i64::from(ev.event.code()) == code,
+        Ok(None) => false,
+        Err(why) => panic!("a malformed trace call `{e}`: {why}"),
+    }
 }
 
 /// Whether `s` makes event `code` of `func` anywhere.
