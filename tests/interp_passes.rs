@@ -102,7 +102,7 @@ fn check_all(
                 }
             }
         }
-        if std::env::var_os("LOOPIR_INTERP_REPORT").is_some() {
+        if interp_support::reporting() {
             println!("REPORT {what} {case}: {result:?}");
         }
     }

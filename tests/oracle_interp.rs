@@ -209,7 +209,7 @@ fn check_case(case: &str, budget: Budget) -> Report {
             return report;
         }
     };
-    let reporting = std::env::var_os("LOOPIR_INTERP_REPORT").is_some();
+    let reporting = interp_support::reporting();
     if reporting {
         for (n, b) in &reference.outputs {
             println!("REPORT SHAPE {case} {ref_stage} {n}: {b}");
@@ -326,7 +326,7 @@ fn verify(case: &str, budget: Budget) {
         problems
             .push(format!("listed in ROUNDED_CONSTANTS but no stage of {case} needs its constants restored"));
     }
-    if std::env::var_os("LOOPIR_INTERP_REPORT").is_some() {
+    if interp_support::reporting() {
         println!(
             "REPORT {case}: {} agree, {} agree up to float rounding, {} agree up to rounding to integers, \
              {} agree once rounded constants are restored, {} cannot run, {} disagree; {} operations, \

@@ -17,6 +17,16 @@ use loopir_interp::{
 /// test's budget (each test keeps its own `OVER_BUDGET` list, as its budget differs).
 pub const HEAVY_LIMIT: u64 = 1_000_000_000_000;
 
+/// Whether `LOOPIR_INTERP_REPORT=1` asks the tests to print what happened to each case.
+/// Any other value is a mistake (`0` would otherwise mean "yes"), not a silent answer.
+pub fn reporting() -> bool {
+    match std::env::var("LOOPIR_INTERP_REPORT") {
+        Err(std::env::VarError::NotPresent) => false,
+        Ok(v) if v == "1" => true,
+        other => panic!("LOOPIR_INTERP_REPORT must be unset or 1, not {other:?}"),
+    }
+}
+
 /// The oracle's `cases` directory.
 pub fn cases_dir() -> PathBuf {
     loopir_testkit::oracle::cases()
