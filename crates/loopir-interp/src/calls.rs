@@ -102,7 +102,9 @@ impl Machine<'_> {
                     0
                 }
             }
-            RtFn::CurrentThreadId => self.current_task as u64,
+            // The thread the tracer and the runtime see (the task's start number), not the
+            // slot that holds it: a slot is reused once its task ends.
+            RtFn::CurrentThreadId => self.thread_ids().0 as u32 as u64,
             RtFn::Profiler(p) => self.profiler_call(p, a)? as u64,
             RtFn::TraceHelper => {
                 let event = self.read_trace_event(a)?;
