@@ -267,3 +267,34 @@ fn a_register_allocated_in_the_lane_loop_may_be_freed_after_it() {
     let err = run_out(stray, 4).expect_err("a free of nothing");
     assert!(err.to_string().contains("free of r, which no enclosing allocate defines"), "{err}");
 }
+
+#[test]
+fn a_lane_loops_register_may_not_be_freed_outside_its_kernel() {
+    // The `free` the warp shuffle pass leaves behind is tolerated inside the kernel the
+    // register lived in; after the kernel, nothing allocated `r`.
+    let text = "gpu_block<CUDA> (b, 0, 0) {
+ gpu_lane<CUDA> (l, 0, 3) {
+  allocate r[int32 * 1] in Register
+  r[0] = l
+  out[l] = r[0]
+ }
+}
+free r
+";
+    let err = run_out(text, 4).expect_err("a free outside the kernel");
+    assert!(err.to_string().contains("free of r, which no enclosing allocate defines"), "{err}");
+}
+
+#[test]
+fn the_current_thread_id_is_the_tasks_start_number_not_its_slot() {
+    // Four tasks run in two slots; each reads its own id, as trace events see it.
+    let text = "gpu_block<CUDA> (b, 0, 0) {
+ for (i, 0, 1) {
+  gpu_lane<CUDA> (l, 0, 1) {
+   out[(i*2) + l] = halide_current_thread_id()
+  }
+ }
+}
+";
+    assert_eq!(run_out(text, 4).expect("runs"), vec![1, 2, 3, 4]);
+}

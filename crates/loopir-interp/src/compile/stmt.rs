@@ -447,6 +447,8 @@ impl Compiler<'_> {
         }
         if enters_device {
             self.in_device = false;
+            // A register's stray `free` belongs to the kernel it was allocated in.
+            self.lane_registers_ended.clear();
         }
         r
     }
