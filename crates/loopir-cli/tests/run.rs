@@ -46,6 +46,19 @@ fn stages_of_one_pipeline_print_the_same_hashes() {
 }
 
 #[test]
+fn the_schedule_stage_grows_the_output_as_the_bounds_query_does() {
+    // harris splits y by 32 and shifts the last tile inwards: asked for 16 rows it writes
+    // rows -16..15. The bounds query of the late stage says so; the schedule stage, which
+    // has none, finds it by probing (its floats are rounded differently before the
+    // first simplification, so only the shapes are compared).
+    let shape = |out: String| out.rsplit_once(' ').map(|(s, _)| s.to_owned()).unwrap_or(out);
+    let early = ok(&["run", &stage("app_harris.cpu", "04.")]);
+    let late = ok(&["run", &stage("app_harris.cpu", "44.")]);
+    assert_eq!(shape(early), "output: float32[0..15, -16..15]");
+    assert_eq!(shape(late), "output: float32[0..15, -16..15]");
+}
+
+#[test]
 fn the_seed_and_the_output_size_change_what_is_computed() {
     let file = stage("two_parents.cpu", "44.");
     let seed0 = ok(&["run", &file]);

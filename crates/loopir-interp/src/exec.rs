@@ -371,16 +371,26 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    /// In a probing run, reads of a buffer argument (as a Func) outside its shape give 0
-    /// and are recorded ([`Machine::probed_boxes`]) instead of failing.
+    /// In a probing run, reads of a buffer argument (as a Func) outside its shape give 0,
+    /// stores to one outside its shape do nothing, and both are recorded
+    /// ([`Machine::probed_boxes`]) instead of failing.
     pub fn set_probing(&mut self, on: bool) {
         self.probing = on;
     }
 
-    /// The boxes of reads outside buffer arguments' shapes in a probing run, per buffer:
-    /// each dimension's lowest and highest coordinate read (inside reads included).
+    /// The boxes of accesses outside buffer arguments' shapes in a probing run, per
+    /// buffer: each dimension's lowest and highest coordinate among those accesses.
     pub fn probed_boxes(&self) -> FxHashMap<String, Vec<(i64, i64)>> {
         self.probed.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    }
+
+    /// Widens storage `k`'s probed box to take in `coords`.
+    fn record_probed(&mut self, k: usize, coords: &[i64]) {
+        let name = self.storages[k].name.clone();
+        let b = self.probed.entry(name).or_insert_with(|| coords.iter().map(|&c| (c, c)).collect());
+        for (x, &c) in b.iter_mut().zip(coords) {
+            *x = (x.0.min(c), x.1.max(c));
+        }
     }
 
     /// Runs the program to its end.
@@ -1183,14 +1193,7 @@ impl<'p> Machine<'p> {
                                 && e.kind == ErrorKind::OutsideRealization
                                 && !self.storages[k].owned =>
                         {
-                            let name = self.storages[k].name.clone();
-                            let b = self
-                                .probed
-                                .entry(name)
-                                .or_insert_with(|| coords.iter().map(|&c| (c, c)).collect());
-                            for (x, &c) in b.iter_mut().zip(&coords) {
-                                *x = (x.0.min(c), x.1.max(c));
-                            }
+                            self.record_probed(k, &coords);
                             regs[*dst as usize] = 0;
                             continue;
                         }
@@ -1220,6 +1223,18 @@ impl<'p> Machine<'p> {
                     let coords: SmallVec<[i64; 4]> = args.iter().map(|&a| regs[a as usize] as i64).collect();
                     let off = match self.storage_offset(k, &coords, true) {
                         Ok(o) => o,
+                        // Before the reference inserts its checks on the buffers' shapes,
+                        // a schedule may write an output outside the size asked for (a
+                        // tile larger than the output, shifted inwards past its min), as
+                        // the bounds query of a later stage reports.
+                        Err(e)
+                            if self.probing
+                                && e.kind == ErrorKind::OutsideRealization
+                                && !self.storages[k].owned =>
+                        {
+                            self.record_probed(k, &coords);
+                            continue;
+                        }
                         Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
                     };
                     let Some(&(h, _)) = self.storages[k].planes.get(*value_index as usize) else {

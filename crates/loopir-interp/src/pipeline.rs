@@ -5,8 +5,9 @@
 //! query (a run with every buffer's host pointer null, which the lowered IR answers by
 //! writing the shapes it needs, as `Pipeline::infer_input_bounds` asks it); or, for IR
 //! before the bounds-query code exists, from a probe: a run in which reads of an input
-//! outside its shape are recorded instead of refused, repeated until the inputs cover
-//! every read. Output sizes the caller does not give are chosen so that the pipeline's
+//! and stores to an output outside its shape are recorded instead of refused, repeated
+//! until the buffers cover every access (an output grows as the bounds query would grow
+//! it: a tile larger than the output, shifted inwards, writes before its min). Output sizes the caller does not give are chosen so that the pipeline's
 //! own checks pass: the smallest of a few candidate extents that the pipeline accepts
 //! and that leaves some output non-empty (a pipeline that rounds its output size down
 //! to a multiple of its tile accepts a small size by computing nothing), with
@@ -212,7 +213,8 @@ fn bounds_query(
     Ok((shapes, elems))
 }
 
-/// Finds input shapes by running with inputs that record reads outside their shape.
+/// Finds the buffers' shapes by running with buffers that record accesses outside their
+/// shape, until no access falls outside.
 fn probe(
     program: &Program,
     runtime: &mut dyn Runtime,
@@ -261,7 +263,7 @@ fn probe(
             return Ok(shapes);
         }
     }
-    Err(InterpError::new(ErrorKind::Limit, "the inputs' shapes did not settle after 8 probing runs"))
+    Err(InterpError::new(ErrorKind::Limit, "the buffers' shapes did not settle after 8 probing runs"))
 }
 
 type Buffers = Vec<(Name, Buffer)>;
@@ -269,8 +271,8 @@ type Buffers = Vec<(Name, Buffer)>;
 /// The shape of each buffer, by name.
 type Shapes = FxHashMap<String, Vec<Dim>>;
 
-/// One run with the given shapes; with `touched`, reads of inputs outside their shapes
-/// are recorded there (as per-dimension boxes) instead of failing.
+/// One run with the given shapes; with `touched`, accesses to buffers outside their
+/// shapes are recorded there (as per-dimension boxes) instead of failing.
 fn run_once(
     program: &Program,
     runtime: &mut dyn Runtime,

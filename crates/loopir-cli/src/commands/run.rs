@@ -3,7 +3,7 @@
 //!
 //! Any stage from computation bounds inference on runs: input buffers are made from the
 //! seed, shaped by the pipeline's own bounds query where the IR has one (else by probing
-//! its reads), and outputs get the smallest size the pipeline's own checks accept unless
+//! its accesses), and outputs get the smallest size the pipeline's own checks accept unless
 //! `--output` gives one. Two stages of one pipeline run on the same shapes and seed print
 //! the same hashes where they compute the same outputs.
 

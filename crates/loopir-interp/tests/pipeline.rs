@@ -1,0 +1,43 @@
+//! `run_pipeline` on IR from before the reference writes its bounds query: the buffers'
+//! shapes come from probing runs.
+
+use loopir_interp::{HostRuntime, RunConfig, ShapeSource, compile, run_pipeline};
+
+/// `out(x) = input(x)*2` over `out`, split by 8 with the tail shifted inwards: an
+/// output smaller than the tile is written before its min.
+const SHIFTED_TILE: &str = "for (out.s0.x.xo, 0, ((out.extent.0 + 7)/8) - 1) {
+ let out.s0.x.base = min((out.s0.x.xo*8) + out.min.0, (out.min.0 + out.extent.0) + -8)
+ for (out.s0.x.xi, 0, 7) {
+  out(out.s0.x.base + out.s0.x.xi) = input(out.s0.x.base + out.s0.x.xi)*2
+ }
+}
+";
+
+fn run_with_extents(text: &str, extents: &[i32]) -> loopir_interp::PipelineRun {
+    let program = compile(&loopir::parse_stmt(text).expect("parses")).expect("compiles");
+    let config = RunConfig { candidate_extents: extents.to_vec(), ..RunConfig::default() };
+    run_pipeline(&program, &mut HostRuntime::new(), &config).expect("runs")
+}
+
+#[test]
+fn probing_grows_an_output_that_a_shifted_tile_writes_before_its_min() {
+    // As the bounds query of a later stage would: asked for 4 elements, the pipeline
+    // writes the 8 of one tile, ending where the 4 asked for end.
+    let run = run_with_extents(SHIFTED_TILE, &[4]);
+    assert_eq!(run.shapes_from, ShapeSource::Probe);
+    let (name, out) = &run.outputs[0];
+    assert_eq!(&**name, "out");
+    assert_eq!(out.dims.iter().map(|d| (d.min, d.extent)).collect::<Vec<_>>(), vec![(-4, 8)]);
+    let (_, input) = &run.inputs[0];
+    assert_eq!(input.dims.iter().map(|d| (d.min, d.extent)).collect::<Vec<_>>(), vec![(-4, 8)]);
+    let doubled: Vec<u64> = input.values.iter().map(|v| (v.wrapping_mul(2)) & 0xffff_ffff).collect();
+    let written: Vec<u64> = out.values.iter().map(|v| v & 0xffff_ffff).collect();
+    assert_eq!(written, doubled);
+}
+
+#[test]
+fn an_output_the_tiles_fit_keeps_the_size_asked_for() {
+    let run = run_with_extents(SHIFTED_TILE, &[16]);
+    let (_, out) = &run.outputs[0];
+    assert_eq!(out.dims.iter().map(|d| (d.min, d.extent)).collect::<Vec<_>>(), vec![(0, 16)]);
+}
