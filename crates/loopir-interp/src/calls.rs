@@ -465,8 +465,15 @@ impl Machine<'_> {
         let call = match p {
             ProfilerFn::InstanceStart => {
                 // (pipeline, num_funcs, names, parents, canonical_ids, kinds,
-                // buffer_func_ids, instance)
-                let n = int(1).max(0);
+                // buffer_func_ids, instance), or Halide 21's (pipeline, num_funcs, names,
+                // instance)
+                let n = int(1);
+                if n < 0 {
+                    return Err(InterpError::new(
+                        ErrorKind::BadProgram,
+                        format!("halide_profiler_instance_start is given {n} funcs"),
+                    ));
+                }
                 let mut names = Vec::new();
                 for k in 0..n {
                     let ptr = self.heap.read_uint(arg(2), 8 * k, 8).map_err(mem)?;
@@ -475,14 +482,29 @@ impl Machine<'_> {
                 let ints = |m: &Machine<'_>, h: Handle| -> Result<Vec<i32>, InterpError> {
                     (0..n).map(|k| m.heap.read_i32(h, 4 * k).map_err(|e| mem_error(&e))).collect()
                 };
-                ProfilerCall::InstanceStart {
-                    pipeline: self.heap.c_string(arg(0)).map_err(mem)?,
-                    names,
-                    parents: ints(self, arg(3))?,
-                    canonical_ids: ints(self, arg(4))?,
-                    kinds: ints(self, arg(5))?,
-                    buffer_func_ids: ints(self, arg(6))?,
-                    instance: arg(7),
+                let pipeline = self.heap.c_string(arg(0)).map_err(mem)?;
+                if a.len() == 4 {
+                    // Halide 21's form: a flat list of entries, without the tables of
+                    // the reference's report tree (every entry is a root).
+                    ProfilerCall::InstanceStart {
+                        pipeline,
+                        names,
+                        parents: Vec::new(),
+                        canonical_ids: Vec::new(),
+                        kinds: Vec::new(),
+                        buffer_func_ids: Vec::new(),
+                        instance: arg(3),
+                    }
+                } else {
+                    ProfilerCall::InstanceStart {
+                        pipeline,
+                        names,
+                        parents: ints(self, arg(3))?,
+                        canonical_ids: ints(self, arg(4))?,
+                        kinds: ints(self, arg(5))?,
+                        buffer_func_ids: ints(self, arg(6))?,
+                        instance: arg(7),
+                    }
                 }
             }
             ProfilerFn::InstanceEnd => ProfilerCall::InstanceEnd { instance: arg(0) },
@@ -517,14 +539,29 @@ impl Machine<'_> {
         let arg = |k: usize| a.get(k).map(|x| x.value).unwrap_or(0);
         let int = |k: usize| a.get(k).map(|x| x.elem.as_i128(x.value) as i64).unwrap_or(0);
         let mem = |e: crate::heap::HeapError| mem_error(&e);
-        let (code, bits, lanes) = (int(3), int(4), int(5));
-        let dims = int(10).max(0);
+        let (code, bits, lanes, dims) = (int(3), int(4), int(5), int(10));
+        // The fields of a `halide_type_t` and the coordinate count; out of range, the
+        // runtime would read a different event than the IR describes.
+        let fields = [
+            ("type code", code, 255),
+            ("type bits", bits, 255),
+            ("type lanes", lanes, 65535),
+            ("dimensions", dims, i32::MAX.into()),
+        ];
+        for (what, v, max) in fields {
+            if !(0..=max).contains(&v) {
+                return Err(InterpError::new(
+                    ErrorKind::BadProgram,
+                    format!("halide_trace_helper is given {what} {v}, outside 0..={max}"),
+                ));
+            }
+        }
         let coordinates = if arg(2) == NULL {
             Vec::new()
         } else {
             (0..dims).map(|k| self.heap.read_i32(arg(2), 4 * k)).collect::<Result<_, _>>().map_err(mem)?
         };
-        let value_bytes = (lanes.max(0) * ((bits.max(0) + 7) / 8)) as usize;
+        let value_bytes = (lanes * ((bits + 7) / 8)) as usize;
         let value = if arg(1) == NULL || value_bytes == 0 {
             Vec::new()
         } else {
@@ -537,7 +574,7 @@ impl Machine<'_> {
             thread_id: int(8) as i32,
             value_index: int(9) as i32,
             coordinates,
-            ty: (code as u32 & 0xff) | ((bits as u32 & 0xff) << 8) | ((lanes as u32 & 0xffff) << 16),
+            ty: code as u32 | ((bits as u32) << 8) | ((lanes as u32) << 16),
             value,
             tag: if arg(11) == NULL { String::new() } else { self.heap.c_string(arg(11)).map_err(mem)? },
         })

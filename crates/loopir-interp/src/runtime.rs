@@ -371,6 +371,69 @@ const NOT_ON_HOST: &[(&str, &str)] = &[
 ];
 
 impl RtFn {
+    /// The numbers of arguments the lowered IR passes to the function, where they are
+    /// fixed (as every call in the oracle's and Halide 21's files has them); `None` where
+    /// the interpreter does not rely on a number. A call with another number is refused
+    /// when the program is compiled, rather than reading missing arguments as zero.
+    pub fn arities(self) -> Option<&'static [usize]> {
+        use BufferFn as B;
+        use DeviceFn as D;
+        Some(match self {
+            RtFn::Buffer(
+                B::GetDimensions
+                | B::GetHost
+                | B::GetDevice
+                | B::GetDeviceInterface
+                | B::GetHostDirty
+                | B::GetDeviceDirty
+                | B::GetShape
+                | B::IsBoundsQuery
+                | B::GetType,
+            ) => &[1],
+            RtFn::Buffer(
+                B::GetMin | B::GetMax | B::GetExtent | B::GetStride | B::SetHostDirty | B::SetDeviceDirty,
+            ) => &[2],
+            RtFn::Buffer(B::SetBounds) => &[4],
+            RtFn::Buffer(B::Init) => &[10],
+            RtFn::Device(D::Interface(_)) => &[0],
+            RtFn::Device(
+                D::CopyToHost
+                | D::Free
+                | D::FreeAsDestructor
+                | D::AndHostFree
+                | D::AndHostFreeAsDestructor
+                | D::HostNopFree
+                | D::SyncGlobal,
+            ) => &[1],
+            RtFn::Device(D::CopyToDevice | D::Malloc | D::AndHostMalloc) => &[2],
+            RtFn::SemaphoreInit | RtFn::SemaphoreRelease | RtFn::SemaphoreTryAcquire => &[2],
+            RtFn::CurrentThreadId => &[0],
+            RtFn::Profiler(p) => match p {
+                // Halide 21 passes (pipeline, num_funcs, names, instance); the reference adds
+                // parents, canonical ids, kinds and buffer Func ids before the instance.
+                ProfilerFn::InstanceStart => &[4, 8],
+                ProfilerFn::SetCurrentFunc | ProfilerFn::MemoryAllocate | ProfilerFn::MemoryFree => &[3],
+                ProfilerFn::InstanceEnd
+                | ProfilerFn::EnableInstance
+                | ProfilerFn::IncrActiveThreads
+                | ProfilerFn::DecrActiveThreads => &[1],
+                ProfilerFn::StackPeakUpdate
+                | ProfilerFn::InitSamplingToken
+                | ProfilerFn::AcquireSamplingToken
+                | ProfilerFn::ReleaseSamplingToken => &[2],
+            },
+            RtFn::TraceHelper => &[12],
+            RtFn::Math(m, _) => {
+                if m.arity() == 2 {
+                    &[2]
+                } else {
+                    &[1]
+                }
+            }
+            _ => return None,
+        })
+    }
+
     /// The runtime function named `name`, if the interpreter implements it. `Err` gives
     /// the reason for a function of the reference runtime that cannot be run here.
     pub fn lookup(name: &str) -> Result<Option<RtFn>, String> {
@@ -492,7 +555,8 @@ pub enum ProfilerCall {
         pipeline: String,
         /// Names of the entries.
         names: Vec<String>,
-        /// Parent of each entry (-1 for none).
+        /// Parent of each entry (-1 for none). This and the next three tables are empty
+        /// in Halide 21's form of the call, which passes none.
         parents: Vec<i32>,
         /// Canonical id of each entry.
         canonical_ids: Vec<i32>,

@@ -296,3 +296,54 @@ fn uses_after_free_are_caught() {
     assert!(e.to_string().contains("buf"), "{e}");
     assert_ne!(e.kind, ErrorKind::Leak);
 }
+
+#[test]
+fn runtime_calls_with_the_wrong_arguments_are_refused() {
+    // A missing argument must not read as zero, nor a count out of range as its clamp.
+    let trace = |args: &str| {
+        format!(
+            "let t = halide_trace_helper(\"f\", (void *)make_struct(), (int32_t *)make_struct(0), {args}, \"\")\nout[0] = t\n"
+        )
+    };
+    // (11 arguments is Halide 21's form, which the parser brings to the reference's 12.)
+    let short = err(&trace("3, 0, 0, 8, 0, 0"));
+    assert_eq!(short.kind, ErrorKind::BadProgram, "{short}");
+    assert!(short.message.contains("halide_trace_helper takes 12 arguments, not 10"), "{short}");
+    let negative = err(&trace("3, 0, 0, 8, 0, 0, 0, -1"));
+    assert!(
+        negative.message.contains("halide_trace_helper is given dimensions -1, outside 0..="),
+        "{negative}"
+    );
+    let lanes = err(&trace("3, 32, 70000, 8, 0, 0, 0, 1"));
+    assert!(lanes.message.contains("is given type lanes 70000, outside 0..=65535"), "{lanes}");
+    // In range, the event is recorded (the host runtime numbers events from 1).
+    assert_eq!(ok(&trace("3, 0, 0, 8, 0, 0, 0, 1"), 1), vec![1]);
+    let funcs = err(
+        "let p = halide_profiler_instance_start(\"p\", -1, (void *)make_struct(), (void *)make_struct(), (void *)make_struct(), (void *)make_struct(), (void *)make_struct(), (void *)make_struct())\nout[0] = 0\n",
+    );
+    assert!(funcs.message.contains("halide_profiler_instance_start is given -1 funcs"), "{funcs}");
+    let thread = err("out[0] = halide_current_thread_id(1)\n");
+    assert!(thread.message.contains("halide_current_thread_id takes 0 arguments, not 1"), "{thread}");
+}
+
+#[test]
+fn halide21_profiler_instance_start_has_no_report_tree() {
+    // Halide 21 passes (pipeline, num_funcs, names, instance): every entry is a root.
+    let text = "allocate names[(void *) * 2] in Stack
+allocate instance[uint8 * 64] in Stack
+names[0] = \"overhead\"
+names[1] = \"f\"
+let e = halide_profiler_instance_start(\"p\", 2, (void *)names, (void *)instance)
+out[0] = e
+";
+    let program = compile(&parse(text)).expect("compiles");
+    let mut rt = loopir_interp::RecordingRuntime::default();
+    let mut m = Machine::new(&program, &mut rt, Limits::default()).expect("machine");
+    m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[1])).expect("binds");
+    m.run().expect("runs");
+    drop(m);
+    let p = &rt.profiler.pipelines()[0];
+    assert_eq!(p.name, "p");
+    let funcs: Vec<(&str, i32)> = p.funcs.iter().map(|f| (f.name.as_str(), f.parent)).collect();
+    assert_eq!(funcs, vec![("overhead", -1), ("f", -1)]);
+}

@@ -191,6 +191,16 @@ impl Compiler<'_> {
                 return Ok(Val { reg: self.alloc(lanes), ty, soft: false });
             }
         };
+        if let Some(counts) = f.arities()
+            && !counts.contains(&args.len())
+        {
+            let counts: Vec<String> = counts.iter().map(|n| n.to_string()).collect();
+            return Err(self.bad(format!(
+                "{name} takes {} arguments, not {}",
+                counts.join(" or "),
+                args.len()
+            )));
+        }
         let a = self.args(args)?;
         match f {
             RtFn::Buffer(BufferFn::IsBoundsQuery) => self.interface.answers_bounds_queries = true,
@@ -217,9 +227,6 @@ impl Compiler<'_> {
                 }
             }
             RtFn::Device(d) if !matches!(d, DeviceFn::Interface(_)) => self.device_aware = true,
-            RtFn::Math(m, _) if args.len() != m.arity() => {
-                return Err(self.bad(format!("{name} takes {} arguments, not {}", m.arity(), args.len())));
-            }
             // The text gives a call's type as a prefix (`(float32)floor_f32(x)`); without
             // it the call reads as int32, and its float result converted to an integer
             // would be a silently different program.
