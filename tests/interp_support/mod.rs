@@ -57,6 +57,10 @@ pub fn params_of(case: &str) -> &'static [(&'static str, &'static str)] {
         "app_local_laplacian" => &[("levels", "4"), ("alpha", "1.0"), ("beta", "1.0")],
         "app_nl_means" => &[("patch_size", "7"), ("search_area", "7"), ("sigma", "0.12")],
         "heap_and_stack" => &[("k", "3")],
+        // The Halide 21 corpus (`tests/halide21_run.rs`): its pipelines' parameters.
+        "halide21/bitwise" => &[("mask", "90")],
+        "halide21/memoized" => &[("scale", "0.5")],
+        "halide21/specialized" => &[("gain", "1.5"), ("wide", "1")],
         _ => &[],
     }
 }
@@ -134,10 +138,11 @@ pub fn run_in(
     run_pipeline(&program, runtime, &config)
 }
 
-/// The runtime of the oracle runs: the host runtime, plus `my_extern`, the extern stage
-/// of the `extern_stage` case, whose body the oracle does not have. It is given one
-/// here: a copy of its input over its output's region, which asks the bounds query for
-/// that region of its input. Any definition would do: every stage calls the same one.
+/// The runtime of the oracle runs: the host runtime, plus the extern stages of the
+/// `extern_stage` cases, whose bodies the files do not have: the oracle's `my_extern(in,
+/// out)` and the Halide 21 corpus's `my_filter(in, 42, out)`. Each is given one here: a
+/// copy of its input over its output's region, which asks the bounds query for that
+/// region of its input. Any definition would do: every stage calls the same one.
 #[derive(Default)]
 pub struct TestRuntime {
     host: HostRuntime,
@@ -161,7 +166,7 @@ impl Runtime for TestRuntime {
     }
 
     fn knows_extern(&self, name: &str) -> bool {
-        name == "my_extern"
+        name == "my_extern" || name == "my_filter"
     }
 
     fn extern_call(
@@ -173,10 +178,10 @@ impl Runtime for TestRuntime {
         let mem = |e: loopir_interp::heap::HeapError| {
             InterpError::new(loopir_interp::ErrorKind::MemoryAccess, e.to_string())
         };
-        if name != "my_extern" || args.len() != 2 {
-            return self.host.extern_call(name, args, cx);
-        }
-        let (input, output) = (args[0].value, args[1].value);
+        let (input, output) = match (name, args) {
+            ("my_extern", [input, output]) | ("my_filter", [input, _, output]) => (input.value, output.value),
+            _ => return self.host.extern_call(name, args, cx),
+        };
         let src = Descriptor::read(cx.heap, input).map_err(mem)?;
         let dst = Descriptor::read(cx.heap, output).map_err(mem)?;
         let out_dims = dst.dims(cx.heap).map_err(mem)?;
