@@ -30,7 +30,6 @@ const CANNOT_RUN: &[(&str, &str)] = &[
         "hvxed.s0.__outermost.loop_min",
         "Hexagon offload: the loop symbols of the offloaded loop are defined by the kernel's launch",
     ),
-    ("halide_memoization_cache", "the runtime's memoization cache is not simulated"),
     (
         "ext has no value 0",
         "before storage flattening, no text gives the value type of an extern stage's Func (the oracle's bounds env does; the corpus has none)",

@@ -12,8 +12,8 @@ use crate::error::{ErrorKind, InterpError};
 use crate::exec::Machine;
 use crate::heap::{Handle, NULL, ObjectKind};
 use crate::runtime::{
-    BufferFn, DeviceFn, ExternArg, ProfilerCall, ProfilerFn, RtFn, RuntimeCx, TraceEvent, descriptor,
-    device_alloc, mem_error, set_flag,
+    BufferFn, DeviceFn, ExternArg, MemoizationFn, ProfilerCall, ProfilerFn, RtFn, RuntimeCx, TraceEvent,
+    descriptor, device_alloc, mem_error, set_flag,
 };
 
 impl Machine<'_> {
@@ -76,6 +76,35 @@ impl Machine<'_> {
                 if arg(0) != NULL {
                     self.heap.free(arg(0)).map_err(mem)?;
                 }
+                0
+            }
+            RtFn::Memoization(MemoizationFn::Lookup) => {
+                // A miss: each of the tuple's buffers gets host memory to compute into,
+                // unless it has some (before the reference rewrites memoized allocations
+                // to use the cache's memory, the realization's own is the buffer's).
+                for k in 0..int(3).max(0) {
+                    let b = self.heap.read_uint(arg(4), 8 * k, 8).map_err(mem)?;
+                    let d = descriptor(&self.heap, b, "halide_memoization_cache_lookup")?;
+                    if d.host != NULL {
+                        continue;
+                    }
+                    let dims = d.dims(&self.heap).map_err(mem)?;
+                    let size = d.elem().map(|e| e.bytes()).unwrap_or(1) as u128;
+                    let (lo, hi) = crate::buffer::offset_span(&dims);
+                    let name = Name::from("halide_memoization_cache_lookup");
+                    let base = self
+                        .heap
+                        .alloc((hi - lo).max(0) as u128 * size, ObjectKind::Malloc, &name)
+                        .map_err(mem)?;
+                    self.heap
+                        .write_uint(b, layout::HOST, 8, base + (-lo) as u64 * size as u64)
+                        .map_err(mem)?;
+                }
+                1
+            }
+            RtFn::Memoization(MemoizationFn::Store) => 0,
+            RtFn::Memoization(MemoizationFn::Release) => {
+                self.heap.free(device_base(&self.heap, arg(0))?).map_err(mem)?;
                 0
             }
             RtFn::Device(DeviceFn::Interface(k)) => self.device_interface(k)?,

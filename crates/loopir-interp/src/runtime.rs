@@ -48,6 +48,8 @@ pub enum RtFn {
     Profiler(ProfilerFn),
     /// `halide_trace_helper`.
     TraceHelper,
+    /// A `halide_memoization_cache_*` function.
+    Memoization(MemoizationFn),
     /// The `stringify` intrinsic.
     Stringify,
     /// The `register_destructor` intrinsic; the destructor is entry `k` of the
@@ -114,6 +116,22 @@ pub enum DeviceFn {
 
 /// The device APIs whose interfaces the interpreter simulates.
 pub const DEVICE_APIS: &[&str] = &["cuda", "opencl", "metal", "vulkan", "d3d12compute", "webgpu", "hexagon"];
+
+/// The `halide_memoization_cache_*` functions. The interpreter's cache is always cold:
+/// every lookup misses (and allocates the memory of each buffer that has none, which the
+/// pipeline then computes), a store keeps nothing, and a release frees what the lookup
+/// allocated. A compiled pipeline's first run does the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoizationFn {
+    /// `halide_memoization_cache_lookup(key, key_size, computed_bounds, tuple_count,
+    /// tuple_buffers)`: 1, a miss.
+    Lookup,
+    /// `halide_memoization_cache_store(key, key_size, computed_bounds, tuple_count,
+    /// tuple_buffers, has_eviction_key, eviction_key)`.
+    Store,
+    /// `halide_memoization_cache_release(host)`.
+    Release,
+}
 
 /// The `halide_profiler_*` functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -423,6 +441,9 @@ impl RtFn {
                 | ProfilerFn::ReleaseSamplingToken => &[2],
             },
             RtFn::TraceHelper => &[12],
+            RtFn::Memoization(MemoizationFn::Lookup) => &[5],
+            RtFn::Memoization(MemoizationFn::Store) => &[7],
+            RtFn::Memoization(MemoizationFn::Release) => &[1],
             RtFn::Math(m, _) => {
                 if m.arity() == 2 {
                     &[2]
@@ -524,6 +545,9 @@ impl RtFn {
             "halide_semaphore_try_acquire" => RtFn::SemaphoreTryAcquire,
             "halide_current_thread_id" => RtFn::CurrentThreadId,
             "halide_trace_helper" => RtFn::TraceHelper,
+            "halide_memoization_cache_lookup" => RtFn::Memoization(MemoizationFn::Lookup),
+            "halide_memoization_cache_store" => RtFn::Memoization(MemoizationFn::Store),
+            "halide_memoization_cache_release" => RtFn::Memoization(MemoizationFn::Release),
             _ => {
                 for suffix in ["_f16", "_f32", "_f64"] {
                     if let Some(base) = name.strip_suffix(suffix)
