@@ -31,10 +31,6 @@ const CANNOT_RUN: &[(&str, &str)] = &[
         "Hexagon offload: the loop symbols of the offloaded loop are defined by the kernel's launch",
     ),
     (
-        "ext has no value 0",
-        "before storage flattening, no text gives the value type of an extern stage's Func (the oracle's bounds env does; the corpus has none)",
-    ),
-    (
         TUPLE_INDEX,
         "the text drops the value index of calls to a tuple-valued Func (`f(x)[1]` prints as `f(x)`)",
     ),

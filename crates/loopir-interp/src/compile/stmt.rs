@@ -258,6 +258,15 @@ impl Compiler<'_> {
             }
             StmtKind::Realize { name, types, bounds, condition, body, .. } => {
                 let site = self.site_stmt(s);
+                // A Func nothing in the text provides (an extern stage's) has no types in
+                // its Realize unless an env gave them: its reads say them.
+                let read_types;
+                let types = if types.is_empty() {
+                    read_types = types_read(name, body);
+                    &read_types
+                } else {
+                    types
+                };
                 let elems: Vec<Elem> = types
                     .iter()
                     .map(|t| self.elem(*t))
@@ -604,4 +613,24 @@ impl Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// The value types of Func `name` as the calls in `body` read them (value index k gives
+/// entry k), up to the highest index read; empty when a value below it is never read.
+fn types_read(name: &Name, body: &Stmt) -> Vec<Type> {
+    let mut found: Vec<Option<Type>> = Vec::new();
+    loopir::dag::for_each_node(body, |node| {
+        if let loopir::dag::Node::Expr(e) = node
+            && let ExprKind::Call { name: called, call_type: loopir::CallType::Halide, value_index, .. } =
+                e.kind()
+            && called == name
+        {
+            let k = *value_index as usize;
+            if found.len() <= k {
+                found.resize(k + 1, None);
+            }
+            found[k].get_or_insert(e.ty());
+        }
+    });
+    found.into_iter().collect::<Option<Vec<Type>>>().unwrap_or_default()
 }
