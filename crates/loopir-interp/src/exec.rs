@@ -1651,7 +1651,7 @@ mod tests {
         let (in_shared, out_shared) = run("GPUShared");
         assert_eq!(out, vec![4950, 4951, 4952, 4953]);
         assert_eq!(out, out_shared);
-        // A yield after each of the 4*101 stores to shared memory.
-        assert_eq!(in_shared - in_registers, 4 * 101);
+        // A yield before and after each of the 4*101 stores to shared memory.
+        assert_eq!(in_shared - in_registers, 2 * 4 * 101);
     }
 }

@@ -243,6 +243,42 @@ fn every_task_is_a_new_thread_even_in_a_reused_slot() {
 }
 
 #[test]
+fn every_lane_reads_before_any_lane_overwrites() {
+    // In lockstep, each lane reads its neighbour's value before any lane stores the
+    // next: a lane that ran ahead to its store would overwrite a value another lane has
+    // yet to read (lane 3 would read 10, not 0). conv_layer.cuda's fused warp loops
+    // (stages 35-49) overwrite shared memory so in the next iteration of a serial loop.
+    let text = "gpu_block<CUDA> (b, 0, 0) {
+ allocate buf[int32 * 4] in GPUShared
+ gpu_lane<CUDA> (l, 0, 3) {
+  buf[l] = l
+  buf[l] = buf[(l + 1) % 4]*10
+  out[l] = buf[l]
+ }
+}
+";
+    assert_eq!(run_out(text, 4).expect("runs"), vec![10, 20, 30, 0]);
+}
+
+#[test]
+fn an_atomic_update_is_not_split_between_lanes() {
+    // Lockstep would have every lane read 0 before any stores; `atomic` makes each
+    // lane's read-modify-write whole (Halide 21's gpu_lanes_reduce sums a row so).
+    let text = "gpu_block<CUDA> (b, 0, 0) {
+ allocate acc[int32 * 1] in GPUShared
+ acc[0] = 0
+ gpu_lane<CUDA> (l, 0, 3) {
+  atomic (acc) {
+    acc[0] = acc[0] + (l + 1)
+  }
+ }
+ out[0] = acc[0]
+}
+";
+    assert_eq!(run_out(text, 1).expect("runs"), vec![10]);
+}
+
+#[test]
 fn a_register_allocated_in_the_lane_loop_may_be_freed_after_it() {
     // Halide's warp shuffle pass moves a register allocation into the lane loop and
     // leaves its `free` after the loop (conv_layer.cuda, stages 46-49); the free does

@@ -129,6 +129,8 @@ struct Compiler<'r> {
     /// `free` after the loop (conv_layer.cuda from stage 46 on); the reference's code
     /// generator never frees register memory, so that `free` does nothing.
     lane_registers_ended: Vec<Name>,
+    /// How many `atomic` nodes enclose the node.
+    atomic_depth: u32,
     /// Lets of a GPU block that read thread ids the thread loops inside them bind, and
     /// whether each is bound now (see `Compiler::thread_body`).
     thread_lets: Vec<(Name, Expr, bool)>,
@@ -166,6 +168,7 @@ impl<'r> Compiler<'r> {
             lane_private: None,
             registers: Vec::new(),
             lane_registers_ended: Vec::new(),
+            atomic_depth: 0,
             thread_lets: Vec::new(),
         }
     }

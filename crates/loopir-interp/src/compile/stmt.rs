@@ -85,9 +85,13 @@ impl Compiler<'_> {
                 self.groups.leave();
                 r
             }
-            StmtKind::Atomic { body, .. }
-            | StmtKind::HoistedStorage { body, .. }
-            | StmtKind::Prefetch { body, .. } => self.stmt(body),
+            StmtKind::Atomic { body, .. } => {
+                self.atomic_depth += 1;
+                let r = self.stmt(body);
+                self.atomic_depth -= 1;
+                r
+            }
+            StmtKind::HoistedStorage { body, .. } | StmtKind::Prefetch { body, .. } => self.stmt(body),
             StmtKind::For { name, min, max, for_type, device_api, body, .. } => {
                 self.for_loop(s, name, min, max, *for_type, *device_api, body)
             }
@@ -118,6 +122,16 @@ impl Compiler<'_> {
                 } else {
                     self.expr_as(predicate, Type::bool(ty.lanes())).map_err(|e| Self::at(s, e))?
                 };
+                // The lanes of a warp run in lockstep: every lane computes what it stores
+                // (reading memory another lane is about to overwrite) before any lane
+                // stores, and every lane stores before any lane reads on. A lane yields on
+                // both sides of a store to memory it does not have to itself, except
+                // inside an atomic node, whose read-modify-write no other lane may split.
+                let shared_store = self.lane_private.as_ref().is_some_and(|p| !p.contains(name))
+                    && !self.registers.contains(name);
+                if shared_store && self.atomic_depth == 0 {
+                    self.emit(Instr::Yield);
+                }
                 if ty.lanes() == 1 && pred == NONE {
                     self.emit(Instr::StoreScalar { ptr, index: ri, value: rv, elem, site });
                 } else {
@@ -131,9 +145,7 @@ impl Compiler<'_> {
                         site,
                     });
                 }
-                if self.lane_private.as_ref().is_some_and(|p| !p.contains(name))
-                    && !self.registers.contains(name)
-                {
+                if shared_store {
                     self.emit(Instr::Yield);
                 }
                 Ok(())
