@@ -82,7 +82,14 @@ impl Machine<'_> {
                 // A miss: each of the tuple's buffers gets host memory to compute into,
                 // unless it has some (before the reference rewrites memoized allocations
                 // to use the cache's memory, the realization's own is the buffer's).
-                for k in 0..int(3).max(0) {
+                let tuple_count = int(3);
+                if tuple_count < 0 {
+                    return Err(InterpError::new(
+                        ErrorKind::BadProgram,
+                        format!("halide_memoization_cache_lookup is given {tuple_count} buffers"),
+                    ));
+                }
+                for k in 0..tuple_count {
                     let b = self.heap.read_uint(arg(4), 8 * k, 8).map_err(mem)?;
                     let d = descriptor(&self.heap, b, "halide_memoization_cache_lookup")?;
                     if d.host != NULL {

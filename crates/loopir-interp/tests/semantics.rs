@@ -322,6 +322,10 @@ fn runtime_calls_with_the_wrong_arguments_are_refused() {
         "let p = halide_profiler_instance_start(\"p\", -1, (void *)make_struct(), (void *)make_struct(), (void *)make_struct(), (void *)make_struct(), (void *)make_struct(), (void *)make_struct())\nout[0] = 0\n",
     );
     assert!(funcs.message.contains("halide_profiler_instance_start is given -1 funcs"), "{funcs}");
+    let memo = err(
+        "let r = halide_memoization_cache_lookup((void *)make_struct(0), 4, (void *)make_struct(0), -1, (void *)make_struct(0))\nout[0] = r\n",
+    );
+    assert!(memo.message.contains("halide_memoization_cache_lookup is given -1 buffers"), "{memo}");
     let thread = err("out[0] = halide_current_thread_id(1)\n");
     assert!(thread.message.contains("halide_current_thread_id takes 0 arguments, not 1"), "{thread}");
 }
