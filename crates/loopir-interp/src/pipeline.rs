@@ -7,11 +7,13 @@
 //! before the bounds-query code exists, from a probe: a run in which reads of an input
 //! and stores to an output outside its shape are recorded instead of refused, repeated
 //! until the buffers cover every access (an output grows as the bounds query would grow
-//! it: a tile larger than the output, shifted inwards, writes before its min). Output sizes the caller does not give are chosen so that the pipeline's
-//! own checks pass: the smallest of a few candidate extents that the pipeline accepts
-//! and that leaves some output non-empty (a pipeline that rounds its output size down
-//! to a multiple of its tile accepts a small size by computing nothing), with
-//! constraints it states (`output.extent.2 == 3`) applied.
+//! it: a tile larger than the output, shifted inwards, writes before its min).
+//!
+//! Output sizes the caller does not give are chosen so that the pipeline's own checks
+//! pass: the smallest of a few candidate extents that the pipeline accepts and that
+//! leaves some output non-empty (a pipeline that rounds its output size down to a
+//! multiple of its tile accepts a small size by computing nothing), with constraints it
+//! states (`output.extent.2 == 3`) applied.
 //!
 //! Input values are a function of the seed, the buffer's name and the coordinates, so
 //! two stages of one pipeline given the same shapes read the same values wherever they
