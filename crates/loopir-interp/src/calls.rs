@@ -95,17 +95,7 @@ impl Machine<'_> {
                     if d.host != NULL {
                         continue;
                     }
-                    let dims = d.dims(&self.heap).map_err(mem)?;
-                    let size = d.elem().map(|e| e.bytes()).unwrap_or(1) as u128;
-                    let (lo, hi) = crate::buffer::offset_span(&dims);
-                    let name = Name::from("halide_memoization_cache_lookup");
-                    let base = self
-                        .heap
-                        .alloc((hi - lo).max(0) as u128 * size, ObjectKind::Malloc, &name)
-                        .map_err(mem)?;
-                    self.heap
-                        .write_uint(b, layout::HOST, 8, base + (-lo) as u64 * size as u64)
-                        .map_err(mem)?;
+                    self.allocate_host(b, &d, &Name::from("halide_memoization_cache_lookup"))?;
                 }
                 1
             }
@@ -423,15 +413,7 @@ impl Machine<'_> {
             }
             DeviceFn::AndHostMalloc => {
                 let iface = arg(1);
-                let dims = d.dims(&self.heap).map_err(mem)?;
-                let size = d.elem().map(|e| e.bytes()).unwrap_or(1) as u128;
-                let (lo, hi) = crate::buffer::offset_span(&dims);
-                let base = self
-                    .heap
-                    .alloc((hi - lo).max(0) as u128 * size, ObjectKind::Malloc, &name)
-                    .map_err(mem)?;
-                let host = base + (-lo) as u64 * size as u64;
-                self.heap.write_uint(b, layout::HOST, 8, host).map_err(mem)?;
+                self.allocate_host(b, &d, &name)?;
                 let d = descriptor(&self.heap, b, "halide_device_and_host_malloc")?;
                 if d.device == 0 {
                     let dev = device_alloc(&mut self.heap, &d, &device_name)?;
@@ -458,6 +440,21 @@ impl Machine<'_> {
                 Ok(0)
             }
         }
+    }
+
+    /// Gives buffer `b` (described by `d`) runtime host memory over its whole shape.
+    fn allocate_host(
+        &mut self,
+        b: Handle,
+        d: &crate::buffer::Descriptor,
+        name: &Name,
+    ) -> Result<(), InterpError> {
+        let mem = |e: crate::heap::HeapError| mem_error(&e);
+        let dims = d.dims(&self.heap).map_err(mem)?;
+        let size = d.elem().map(|e| e.bytes()).unwrap_or(1) as u128;
+        let (lo, hi) = crate::buffer::offset_span(&dims);
+        let base = self.heap.alloc((hi - lo).max(0) as u128 * size, ObjectKind::Malloc, name).map_err(mem)?;
+        self.heap.write_uint(b, layout::HOST, 8, base + (-lo) as u64 * size as u64).map_err(mem)
     }
 
     fn device_interface(&mut self, k: u8) -> Result<Handle, InterpError> {
