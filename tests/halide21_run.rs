@@ -106,6 +106,11 @@ fn check_case(case: &Path, tally: &mut Tally) {
         }
     }
     for (f, stmt) in runs.drain(..) {
+        // The reference itself ran above.
+        if reference.as_ref().is_some_and(|(l, _)| *l == label(&f)) {
+            tally.exact += 1;
+            continue;
+        }
         let stmt = match stmt {
             Ok(s) => s,
             Err(e) => {
