@@ -1,7 +1,10 @@
 //! `run_pipeline` on IR from before the reference writes its bounds query: the buffers'
 //! shapes come from probing runs.
 
-use loopir_interp::{HostRuntime, RunConfig, ShapeSource, compile, run_pipeline};
+use loopir_interp::{
+    ExternArg, HostRuntime, InterpError, ProfilerCall, RunConfig, Runtime, RuntimeCx, ShapeSource,
+    TraceEvent, compile, compile_with, run_pipeline,
+};
 
 /// `out(x) = input(x)*2` over `out`, split by 8 with the tail shifted inwards: an
 /// output smaller than the tile is written before its min.
@@ -40,4 +43,55 @@ fn an_output_the_tiles_fit_keeps_the_size_asked_for() {
     let run = run_with_extents(SHIFTED_TILE, &[16]);
     let (_, out) = &run.outputs[0];
     assert_eq!(out.dims.iter().map(|d| (d.min, d.extent)).collect::<Vec<_>>(), vec![(0, 16)]);
+}
+
+/// Counts the calls of the extern `started`, which the program below makes once per run.
+#[derive(Default)]
+struct RunCounter {
+    runs: u32,
+}
+
+impl Runtime for RunCounter {
+    fn profiler(&mut self, _call: &ProfilerCall, _cx: &mut RuntimeCx<'_>) -> Result<i64, InterpError> {
+        Ok(0)
+    }
+
+    fn trace(&mut self, _event: &TraceEvent, _cx: &mut RuntimeCx<'_>) -> Result<i32, InterpError> {
+        Ok(0)
+    }
+
+    fn knows_extern(&self, name: &str) -> bool {
+        name == "started"
+    }
+
+    fn extern_call(
+        &mut self,
+        _name: &str,
+        _args: &[ExternArg],
+        _cx: &mut RuntimeCx<'_>,
+    ) -> Result<u64, InterpError> {
+        self.runs += 1;
+        Ok(0)
+    }
+}
+
+#[test]
+fn the_probing_run_that_touches_nothing_outside_is_the_run() {
+    // Asked for 4 elements: the first probing run finds the tile's 8 (and the input's),
+    // the second touches nothing outside them and so computes what a plain run would.
+    // Before, a third, plain run computed it again (a heavy stage's whole-size run is
+    // tens of minutes per run).
+    let text = format!("started()\n{SHIFTED_TILE}");
+    let mut counter = RunCounter::default();
+    let program = compile_with(&loopir::parse_stmt(&text).expect("parses"), &counter).expect("compiles");
+    let config = RunConfig { candidate_extents: vec![4], ..RunConfig::default() };
+    let run = run_pipeline(&program, &mut counter, &config).expect("runs");
+    assert_eq!(run.shapes_from, ShapeSource::Probe);
+    assert_eq!(counter.runs, 2);
+    let (_, out) = &run.outputs[0];
+    assert_eq!(out.dims.iter().map(|d| (d.min, d.extent)).collect::<Vec<_>>(), vec![(-4, 8)]);
+    let (_, input) = &run.inputs[0];
+    let doubled: Vec<u64> = input.values.iter().map(|v| (v.wrapping_mul(2)) & 0xffff_ffff).collect();
+    let written: Vec<u64> = out.values.iter().map(|v| v & 0xffff_ffff).collect();
+    assert_eq!(written, doubled);
 }
