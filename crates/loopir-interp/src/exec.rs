@@ -10,6 +10,8 @@
 //! the lanes of a warp advance in lockstep. A run is therefore deterministic, and a
 //! program whose tasks wait on each other forever is reported as a deadlock.
 
+use std::collections::VecDeque;
+
 use loopir::{BinOp, Name, VectorReduceOp};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -40,6 +42,29 @@ macro_rules! break_with {
         return Err($self.fail($site, $e));
     }};
 }
+
+/// The element offset in `s` of the coordinates in registers `args`, when `s` is live
+/// and they fall inside its box: the common case of a Func access, without collecting
+/// the coordinates. Anything else takes [`Machine::storage_offset`]'s path.
+#[inline]
+fn offset_inside(s: &Storage, args: &[u32], regs: &[u64]) -> Option<i64> {
+    if !s.live || args.len() != s.mins.len() {
+        return None;
+    }
+    let mut offset = 0i64;
+    for (d, &a) in args.iter().enumerate() {
+        let from_min = (regs[a as usize] as i64).checked_sub(s.mins[d])?;
+        if from_min < 0 || from_min >= s.extents[d] {
+            return None;
+        }
+        offset += from_min * s.strides[d];
+    }
+    Some(offset)
+}
+
+/// How many ended tasks' register files a machine keeps for reuse (a warp's worth
+/// and then some; more would only hold memory).
+const MAX_FREE_REGISTER_FILES: usize = 64;
 
 /// Limits of a run.
 #[derive(Clone, Copy, Debug)]
@@ -144,6 +169,9 @@ pub struct Machine<'p> {
     /// Slots of `tasks` whose task has ended, for the next ones (a program may start
     /// millions of short tasks: the lanes of a warp, each time its loop runs).
     free_tasks: Vec<usize>,
+    /// Register files of ended tasks, kept for the next child: a GPU loop starts a
+    /// task per lane, and allocating each one's file anew cost more than copying it.
+    free_regs: Vec<Vec<u64>>,
     groups: Vec<BarrierGroup>,
     /// Slots of `groups` whose threads have all ended.
     free_groups: Vec<usize>,
@@ -195,6 +223,7 @@ impl<'p> Machine<'p> {
             destructors: Vec::new(),
             tasks: Vec::new(),
             free_tasks: Vec::new(),
+            free_regs: Vec::new(),
             groups: Vec::new(),
             free_groups: Vec::new(),
             last_error: None,
@@ -466,9 +495,11 @@ impl<'p> Machine<'p> {
     // ---- tasks ----
 
     fn schedule(&mut self) -> Result<(), InterpError> {
-        let mut runnable = vec![0usize];
+        // The runnable tasks: the next to run at the back; a task that yields goes to
+        // the front, behind every task runnable now.
+        let mut runnable = VecDeque::from([0usize]);
         loop {
-            let Some(t) = runnable.pop() else {
+            let Some(t) = runnable.pop_back() else {
                 if self.wake_waiting(&mut runnable) {
                     continue;
                 }
@@ -486,8 +517,8 @@ impl<'p> Machine<'p> {
                     task.pc = resume;
                     task.pending = 2;
                     task.state = TaskState::Joining;
-                    runnable.push(b);
-                    runnable.push(a);
+                    runnable.push_back(b);
+                    runnable.push_back(a);
                 }
                 Stop::Spawn { var, min, max, end } => {
                     let body = self.tasks[t].pc;
@@ -510,7 +541,7 @@ impl<'p> Machine<'p> {
                         if self.tasks[t].group == Some(group) {
                             self.groups[group].participants += 1;
                         }
-                        runnable.push(t);
+                        runnable.push_back(t);
                         continue;
                     }
                     self.groups[group].participants += n;
@@ -527,9 +558,9 @@ impl<'p> Machine<'p> {
                 Stop::Semaphore => self.tasks[t].state = TaskState::WaitSemaphore,
                 // Every task runnable now runs before this one goes on (the tasks that
                 // yielded earlier first).
-                Stop::Yield => runnable.insert(0, t),
+                Stop::Yield => runnable.push_front(t),
                 Stop::Barrier => match self.tasks[t].group {
-                    None => runnable.push(t),
+                    None => runnable.push_back(t),
                     Some(g) => {
                         self.tasks[t].state = TaskState::WaitBarrier;
                         self.groups[g].waiting.push(t);
@@ -549,7 +580,9 @@ impl<'p> Machine<'p> {
     }
 
     fn child(&mut self, parent: usize, pc: Pc, group: Option<usize>) -> usize {
-        let regs = self.tasks[parent].regs.clone();
+        let mut regs = self.free_regs.pop().unwrap_or_default();
+        regs.clear();
+        regs.extend_from_slice(&self.tasks[parent].regs);
         self.tasks_started += 1;
         // Ids wrap after 2^31 tasks; a run that long is far past any operation budget.
         let id = (self.tasks_started & i32::MAX as u64) as i32;
@@ -566,9 +599,12 @@ impl<'p> Machine<'p> {
         }
     }
 
-    fn end_task(&mut self, t: usize, runnable: &mut Vec<usize>) {
+    fn end_task(&mut self, t: usize, runnable: &mut VecDeque<usize>) {
         self.tasks[t].state = TaskState::Done;
-        self.tasks[t].regs = Vec::new();
+        let regs = std::mem::take(&mut self.tasks[t].regs);
+        if self.free_regs.len() < MAX_FREE_REGISTER_FILES {
+            self.free_regs.push(regs);
+        }
         if let Some(g) = self.tasks[t].group {
             self.groups[g].participants -= 1;
             self.release_barrier(g, runnable);
@@ -589,25 +625,25 @@ impl<'p> Machine<'p> {
                     self.groups[g] = BarrierGroup::default();
                     self.free_groups.push(g);
                 }
-                runnable.push(p);
+                runnable.push_back(p);
             }
             // Nothing refers to an ended task but its parent's count of pending ones.
             self.free_tasks.push(t);
         }
     }
 
-    fn release_barrier(&mut self, g: usize, runnable: &mut Vec<usize>) {
+    fn release_barrier(&mut self, g: usize, runnable: &mut VecDeque<usize>) {
         let group = &mut self.groups[g];
         if !group.waiting.is_empty() && group.waiting.len() >= group.participants {
             let waiting = std::mem::take(&mut group.waiting);
             for &w in waiting.iter().rev() {
                 self.tasks[w].state = TaskState::Runnable;
-                runnable.push(w);
+                runnable.push_back(w);
             }
         }
     }
 
-    fn wake_waiting(&mut self, runnable: &mut Vec<usize>) -> bool {
+    fn wake_waiting(&mut self, runnable: &mut VecDeque<usize>) -> bool {
         let mut woke = false;
         for t in (0..self.tasks.len()).rev() {
             if self.tasks[t].state != TaskState::WaitSemaphore {
@@ -620,7 +656,7 @@ impl<'p> Machine<'p> {
             let count = self.tasks[t].regs[*count as usize] as i64;
             if self.heap.read_i32(sem, 0).is_ok_and(|v| v as i64 >= count) {
                 self.tasks[t].state = TaskState::Runnable;
-                runnable.push(t);
+                runnable.push_back(t);
                 woke = true;
             }
         }
@@ -765,9 +801,12 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    /// The element offset of `coords` in storage `k`, growing it if it may grow and
-    /// `grow` is set.
-    fn storage_offset(&mut self, k: usize, coords: &[i64], grow: bool) -> Result<i64, InterpError> {
+    /// Where `coords` fall in storage `k`: `Some(offset)` in elements, or `None` when
+    /// outside its box (which a growable storage, when `grow`, first grows to cover).
+    /// Many runs read outside on purpose (a growable realization's unstored points, a
+    /// probing run's reads): the message for an access outside is only built when it
+    /// becomes the run's error ([`Machine::outside_error`]).
+    fn storage_offset(&mut self, k: usize, coords: &[i64], grow: bool) -> Result<Option<i64>, InterpError> {
         let s = self
             .storages
             .get(k)
@@ -795,19 +834,24 @@ impl<'p> Machine<'p> {
             if s.growable && grow {
                 self.grow(k, coords, coords)?;
             } else {
-                let s = &self.storages[k];
-                let region: Vec<String> =
-                    s.mins.iter().zip(&s.extents).map(|(m, e)| format!("[{m}, {}]", m + e - 1)).collect();
-                let at: Vec<String> = coords.iter().map(|c| c.to_string()).collect();
-                let why = if s.growable { "which nothing has stored to" } else { "outside its realization" };
-                return Err(InterpError::new(
-                    ErrorKind::OutsideRealization,
-                    format!("{}({}) is {why} {}", s.name, at.join(", "), region.join(" x ")),
-                ));
+                return Ok(None);
             }
         }
         let s = &self.storages[k];
-        Ok(coords.iter().zip(s.mins.iter().zip(&s.strides)).map(|(c, (m, st))| (c - m) * st).sum())
+        Ok(Some(coords.iter().zip(s.mins.iter().zip(&s.strides)).map(|(c, (m, st))| (c - m) * st).sum()))
+    }
+
+    /// The error for an access of storage `k` at `coords`, outside its box.
+    fn outside_error(&self, k: usize, coords: &[i64]) -> InterpError {
+        let s = &self.storages[k];
+        let region: Vec<String> =
+            s.mins.iter().zip(&s.extents).map(|(m, e)| format!("[{m}, {}]", m + e - 1)).collect();
+        let at: Vec<String> = coords.iter().map(|c| c.to_string()).collect();
+        let why = if s.growable { "which nothing has stored to" } else { "outside its realization" };
+        InterpError::new(
+            ErrorKind::OutsideRealization,
+            format!("{}({}) is {why} {}", s.name, at.join(", "), region.join(" x ")),
+        )
     }
 
     /// Grows a growable storage to cover the box `lo..=hi` (keeping its contents).
@@ -1178,26 +1222,33 @@ impl<'p> Machine<'p> {
                 }
                 Instr::FuncLoad { dst, storage, value_index, args, elem, site } => {
                     let k = regs[*storage as usize] as usize;
-                    let coords: SmallVec<[i64; 4]> = args.iter().map(|&a| regs[a as usize] as i64).collect();
-                    let off = match self.storage_offset(k, &coords, false) {
-                        Ok(o) => o,
-                        // An open realization is allocated, later in lowering, over what
-                        // is read as well as what is stored: a read of a point never
-                        // stored reads zeroed memory there, and here.
-                        Err(e) if e.kind == ErrorKind::OutsideRealization && self.storages[k].growable => {
-                            regs[*dst as usize] = 0;
-                            continue;
+                    let fast = self.storages.get(k).and_then(|s| offset_inside(s, args, regs));
+                    let coords: SmallVec<[i64; 4]>;
+                    let off = match fast {
+                        Some(o) => o,
+                        None => {
+                            coords = args.iter().map(|&a| regs[a as usize] as i64).collect();
+                            match self.storage_offset(k, &coords, false) {
+                                Ok(Some(o)) => o,
+                                // An open realization is allocated, later in lowering, over what
+                                // is read as well as what is stored: a read of a point never
+                                // stored reads zeroed memory there, and here.
+                                Ok(None) if self.storages[k].growable => {
+                                    regs[*dst as usize] = 0;
+                                    continue;
+                                }
+                                Ok(None) if self.probing && !self.storages[k].owned => {
+                                    self.record_probed(k, &coords);
+                                    regs[*dst as usize] = 0;
+                                    continue;
+                                }
+                                Ok(None) => {
+                                    let e = self.outside_error(k, &coords);
+                                    break_with!(self, *site, e, ops, pc, pc_out)
+                                }
+                                Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
+                            }
                         }
-                        Err(e)
-                            if self.probing
-                                && e.kind == ErrorKind::OutsideRealization
-                                && !self.storages[k].owned =>
-                        {
-                            self.record_probed(k, &coords);
-                            regs[*dst as usize] = 0;
-                            continue;
-                        }
-                        Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
                     };
                     let Some(&(h, _)) = self.storages[k].planes.get(*value_index as usize) else {
                         break_err!(
@@ -1220,22 +1271,29 @@ impl<'p> Machine<'p> {
                         continue;
                     }
                     let k = regs[*storage as usize] as usize;
-                    let coords: SmallVec<[i64; 4]> = args.iter().map(|&a| regs[a as usize] as i64).collect();
-                    let off = match self.storage_offset(k, &coords, true) {
-                        Ok(o) => o,
-                        // Before the reference inserts its checks on the buffers' shapes,
-                        // a schedule may write an output outside the size asked for (a
-                        // tile larger than the output, shifted inwards past its min), as
-                        // the bounds query of a later stage reports.
-                        Err(e)
-                            if self.probing
-                                && e.kind == ErrorKind::OutsideRealization
-                                && !self.storages[k].owned =>
-                        {
-                            self.record_probed(k, &coords);
-                            continue;
+                    let fast = self.storages.get(k).and_then(|s| offset_inside(s, args, regs));
+                    let coords: SmallVec<[i64; 4]>;
+                    let off = match fast {
+                        Some(o) => o,
+                        None => {
+                            coords = args.iter().map(|&a| regs[a as usize] as i64).collect();
+                            match self.storage_offset(k, &coords, true) {
+                                Ok(Some(o)) => o,
+                                // Before the reference inserts its checks on the buffers' shapes,
+                                // a schedule may write an output outside the size asked for (a
+                                // tile larger than the output, shifted inwards past its min), as
+                                // the bounds query of a later stage reports.
+                                Ok(None) if self.probing && !self.storages[k].owned => {
+                                    self.record_probed(k, &coords);
+                                    continue;
+                                }
+                                Ok(None) => {
+                                    let e = self.outside_error(k, &coords);
+                                    break_with!(self, *site, e, ops, pc, pc_out)
+                                }
+                                Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
+                            }
                         }
-                        Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
                     };
                     let Some(&(h, _)) = self.storages[k].planes.get(*value_index as usize) else {
                         break_err!(
