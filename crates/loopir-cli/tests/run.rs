@@ -160,3 +160,23 @@ fn programs_that_go_wrong_are_input_errors() {
     fails(&["run", &assert], b"", "no output size tried (16, 32, 64, 128, 256 in every dimension) passed");
     fails(&["run", "-"], b"out[0] = (\n", "");
 }
+
+#[test]
+fn without_a_bounds_query_inputs_take_the_region_bounds_inference_finds() {
+    // The output's box, where probing used to start the input, does not reach the
+    // region read (20..35): a first probing run only found the input's shape.
+    let dir = scratch("run-required-region");
+    let program = file(
+        &dir,
+        "shifted.stmt",
+        b"for (out.s0.x, out.min.0, (out.min.0 + out.extent.0) + -1) {\n \
+          out(out.s0.x) = select(out.s0.x < 3, input(out.s0.x + 20), 0)\n}\n",
+    );
+    let dump = dir.join("dump");
+    let out = ok(&["run", "--output", "out=16", "--dump", dump.to_str().expect("utf-8 path"), &program]);
+    assert!(out.starts_with("out: int32[0..15] "), "{out}");
+    let meta: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dump.join("input.json")).expect("input.json")).expect("JSON");
+    assert_eq!(meta["mins"], serde_json::json!([20]));
+    assert_eq!(meta["extents"], serde_json::json!([16]));
+}

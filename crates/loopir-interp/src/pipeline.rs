@@ -19,12 +19,13 @@
 //! two stages of one pipeline given the same shapes read the same values wherever they
 //! read: integers are uniformly random bits of their type, floats are uniform in [0, 1).
 
-use loopir::{Name, Type};
+use loopir::{Expr, Name, Type};
 use rustc_hash::FxHashMap;
 
 use crate::buffer::{Buffer, Dim, dense_strides};
 use crate::elem::Elem;
 use crate::error::{ErrorKind, InterpError};
+use crate::eval::Evaluator;
 use crate::exec::{Limits, Machine, RunStats};
 use crate::program::Program;
 use crate::runtime::Runtime;
@@ -47,6 +48,15 @@ pub struct RunConfig {
     pub candidate_extents: Vec<i32>,
     /// Limits of each run.
     pub limits: Limits,
+    /// For IR without a bounds query: the region of each input the program reads, per
+    /// dimension as inclusive `(min, max)` expressions in the buffers' symbols
+    /// (`out.min.0`, `out.extent.0`) and the scalar parameters, as bounds inference
+    /// finds it. Probing starts each input there, evaluated at the output shapes being
+    /// tried, rather than at the output's box: a probing run that then touches
+    /// nothing outside is the run, where otherwise a first probing run only finds the
+    /// inputs' shapes. An input without a region here, or whose region does not
+    /// evaluate, starts at the output's box; one whose region is too small grows.
+    pub required_regions: FxHashMap<String, Vec<(Expr, Expr)>>,
 }
 
 /// The result of running a pipeline.
@@ -232,7 +242,7 @@ fn probe(
     runtime: &mut dyn Runtime,
     config: &RunConfig,
     mut shapes: FxHashMap<String, Vec<Dim>>,
-) -> Result<(Shapes, Option<(Buffers, Buffers, RunStats)>), InterpError> {
+) -> Result<(Shapes, Option<RunResult>), InterpError> {
     let iface = program.interface();
     let reference: Option<Vec<Dim>> =
         iface.buffers.iter().find(|b| b.is_output).and_then(|b| shapes.get(&*b.name).cloned());
@@ -241,6 +251,13 @@ fn probe(
             continue;
         }
         let n = b.dimensions.unwrap_or(0);
+        if let Some(region) = config.required_regions.get(&*b.name)
+            && region.len() == n
+            && let Some(dims) = evaluate_region(region, &shapes, &config.params)
+        {
+            shapes.insert(b.name.to_string(), dims);
+            continue;
+        }
         // Start from the output's box in the dimensions they share.
         let extents: Vec<i32> = (0..n)
             .map(|d| reference.as_ref().and_then(|r| r.get(d)).map(|x| x.extent).unwrap_or(1))
@@ -281,7 +298,55 @@ fn probe(
     Err(InterpError::new(ErrorKind::Limit, "the buffers' shapes did not settle after 8 probing runs"))
 }
 
+/// The dense shape covering `region` with the buffers' symbols bound to `shapes` and the
+/// scalar parameters to `params`; `None` when an end reads anything else, does not
+/// evaluate to an `int32`, or a dimension is empty.
+fn evaluate_region(
+    region: &[(Expr, Expr)],
+    shapes: &Shapes,
+    params: &FxHashMap<String, u64>,
+) -> Option<Vec<Dim>> {
+    let mut symbols: FxHashMap<Name, Expr> = FxHashMap::default();
+    for (buffer, dims) in shapes {
+        for (d, dim) in dims.iter().enumerate() {
+            symbols.insert(Name::from(format!("{buffer}.min.{d}")), Expr::i32(dim.min));
+            symbols.insert(Name::from(format!("{buffer}.extent.{d}")), Expr::i32(dim.extent));
+            symbols.insert(Name::from(format!("{buffer}.stride.{d}")), Expr::i32(dim.stride));
+        }
+    }
+    let value = |e: &Expr| -> Option<i64> {
+        let e = loopir::substitute::substitute(&symbols, e);
+        if e.ty() != Type::int(32, 1) {
+            return None;
+        }
+        let eval = Evaluator::new(&e).ok()?;
+        let mut values = Vec::new();
+        for v in eval.variables() {
+            values.push((&*v.name, *params.get(&*v.name)?));
+        }
+        eval.eval(&values).ok()?.first().map(|&v| v as i64)
+    };
+    let mut mins = Vec::with_capacity(region.len());
+    let mut extents = Vec::with_capacity(region.len());
+    for (lo, hi) in region {
+        let (lo, hi) = (value(lo)?, value(hi)?);
+        let extent = i32::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok().filter(|&e| e > 0)?;
+        mins.push(i32::try_from(lo).ok()?);
+        extents.push(extent);
+    }
+    let strides = dense_strides(&extents);
+    Some(
+        mins.into_iter()
+            .zip(extents.iter().zip(strides))
+            .map(|(min, (&extent, stride))| Dim { min, extent, stride })
+            .collect(),
+    )
+}
+
 type Buffers = Vec<(Name, Buffer)>;
+
+/// What one run gives: its inputs, its outputs and its statistics.
+type RunResult = (Buffers, Buffers, RunStats);
 
 /// The shape of each buffer, by name.
 type Shapes = FxHashMap<String, Vec<Dim>>;
@@ -295,7 +360,7 @@ fn run_once(
     shapes: &FxHashMap<String, Vec<Dim>>,
     elems: &FxHashMap<String, Elem>,
     touched: Option<&mut FxHashMap<String, Vec<(i64, i64)>>>,
-) -> Result<(Buffers, Buffers, RunStats), InterpError> {
+) -> Result<RunResult, InterpError> {
     let iface = program.interface();
     let mut m = Machine::new(program, runtime, config.limits)?;
     bind_params(&mut m, program, config)?;

@@ -95,3 +95,53 @@ fn the_probing_run_that_touches_nothing_outside_is_the_run() {
     let written: Vec<u64> = out.values.iter().map(|v| v & 0xffff_ffff).collect();
     assert_eq!(written, doubled);
 }
+
+/// `out(x) = input(x - 1) + input(x + 1)`: the input needs one more element on each side.
+const NEIGHBOURS: &str = "for (out.s0.x, out.min.0, (out.min.0 + out.extent.0) + -1) {
+ out(out.s0.x) = input(out.s0.x + -1) + input(out.s0.x + 1)
+}
+";
+
+fn count_runs(text: &str, config: &RunConfig) -> (loopir_interp::PipelineRun, u32) {
+    let text = format!("started()\n{text}");
+    let mut counter = RunCounter::default();
+    let program = compile_with(&loopir::parse_stmt(&text).expect("parses"), &counter).expect("compiles");
+    let run = run_pipeline(&program, &mut counter, config).expect("runs");
+    (run, counter.runs)
+}
+
+fn boxes(run: &[(loopir::expr::Name, loopir_interp::Buffer)]) -> Vec<Vec<(i32, i32)>> {
+    run.iter().map(|(_, b)| b.dims.iter().map(|d| (d.min, d.extent)).collect()).collect()
+}
+
+#[test]
+fn probing_starts_an_input_at_its_required_region() {
+    let base = RunConfig { candidate_extents: vec![16], ..RunConfig::default() };
+    // From the output's box, the first probing run finds the input's, the second is the run.
+    let (from_output, runs) = count_runs(NEIGHBOURS, &base);
+    assert_eq!(runs, 2);
+    // From the region bounds inference states, the first probing run is the run.
+    let region = vec![(
+        loopir::parse_expr("out.min.0 + -1").expect("parses"),
+        loopir::parse_expr("out.min.0 + out.extent.0").expect("parses"),
+    )];
+    let config =
+        RunConfig { required_regions: [("input".to_owned(), region)].into_iter().collect(), ..base.clone() };
+    let (from_region, runs) = count_runs(NEIGHBOURS, &config);
+    assert_eq!(runs, 1);
+    assert_eq!(boxes(&from_region.inputs), vec![vec![(-1, 18)]]);
+    assert_eq!(boxes(&from_region.inputs), boxes(&from_output.inputs));
+    assert_eq!(from_region.outputs[0].1, from_output.outputs[0].1);
+    // A region too small, or one that reads what the probe cannot bind, still ends in
+    // the input's whole shape.
+    for (lo, hi) in [("out.min.0", "out.min.0 + 3"), ("out.min.0 + n", "out.extent.0")] {
+        let region = vec![(loopir::parse_expr(lo).expect("parses"), loopir::parse_expr(hi).expect("parses"))];
+        let config = RunConfig {
+            required_regions: [("input".to_owned(), region)].into_iter().collect(),
+            ..base.clone()
+        };
+        let (run, _) = count_runs(NEIGHBOURS, &config);
+        assert_eq!(boxes(&run.inputs), vec![vec![(-1, 18)]], "{lo}, {hi}");
+        assert_eq!(run.outputs[0].1, from_output.outputs[0].1);
+    }
+}

@@ -2,10 +2,11 @@
 //! buffer, ending in a hash of its contents.
 //!
 //! Any stage from computation bounds inference on runs: input buffers are made from the
-//! seed, shaped by the pipeline's own bounds query where the IR has one (else by probing
-//! its accesses), and outputs get the smallest size the pipeline's own checks accept unless
-//! `--output` gives one. Two stages of one pipeline run on the same shapes and seed print
-//! the same hashes where they compute the same outputs.
+//! seed, shaped by the pipeline's own bounds query where the IR has one (else by the
+//! region bounds inference finds, grown where a probing run reads outside it), and
+//! outputs get the smallest size the pipeline's own checks accept unless `--output` gives
+//! one. Two stages of one pipeline run on the same shapes and seed print the same hashes
+//! where they compute the same outputs.
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -14,12 +15,17 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use loopir::{ParseEnv, StmtFile};
 use loopir_bounds::env::BoundsEnv;
+use loopir_bounds::{FuncValueBounds, boxes_required};
 use loopir_interp::pipeline::{DEFAULT_EXTENTS, parse_scalar};
 use loopir_interp::tracer::UnendedEvent;
 use loopir_interp::{
     Buffer, HostRuntime, Limits, PipelineRun, ProfileClock, RecordingRuntime, RunConfig, compile_with,
     run_pipeline,
 };
+use loopir_simplify::ctx::Ctx;
+use loopir_simplify::interval::Bound;
+use loopir_simplify::scope::Scope;
+use rustc_hash::FxHashMap;
 
 use super::fmt::{ReadArgs, read_stmt_file};
 use super::{read_env, read_input};
@@ -140,6 +146,9 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         }
         config.output_extents.insert(name.to_owned(), extents);
     }
+    if !iface.answers_bounds_queries {
+        config.required_regions = required_regions(&stmt, iface);
+    }
     if !iface.tuple_reads.is_empty() {
         report(&format!(
             "{}: note: the text does not say which value of the tuple-valued {} a call reads \
@@ -246,6 +255,38 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         return Err(CliError::input(msg));
     }
     Ok(())
+}
+
+/// The region of each input buffer that `stmt` reads, as bounds inference finds it (in
+/// the buffers' symbols), for IR without a bounds query: probing starts the inputs there.
+/// The calls to the inputs, which the text leaves untyped, are counted as `loopir bounds`
+/// counts them. An input whose region bounds inference cannot state (an unbounded end, or
+/// reads by `Load` after flattening) is left out; probing finds its shape alone.
+fn required_regions(
+    stmt: &loopir::Stmt,
+    iface: &loopir_interp::program::Interface,
+) -> FxHashMap<String, Vec<(loopir::Expr, loopir::Expr)>> {
+    let ctx = Ctx::new();
+    let visible = super::bounds_view::with_all_accesses(stmt);
+    let Ok(boxes) = boxes_required(&ctx, &visible, &Scope::new(), &FuncValueBounds::default()) else {
+        return FxHashMap::default();
+    };
+    let mut regions = FxHashMap::default();
+    for b in iface.buffers.iter().filter(|b| !b.is_output) {
+        let Some(region) = boxes.get(&*b.name) else { continue };
+        let ends: Option<Vec<_>> = region
+            .bounds
+            .iter()
+            .map(|i| match (&i.min, &i.max) {
+                (Bound::Finite(lo), Bound::Finite(hi)) => Some((lo.clone(), hi.clone())),
+                _ => None,
+            })
+            .collect();
+        if let Some(ends) = ends {
+            regions.insert(b.name.to_string(), ends);
+        }
+    }
+    regions
 }
 
 /// The note on begin events whose end event never ran: not a wrong parent (the check
