@@ -48,16 +48,21 @@ fn a_fitting_env_is_accepted() {
 
 #[test]
 fn a_misspelt_field_is_an_error_naming_it() {
-    for (text, field) in [
-        (r#"{"funcs": [{"name": "f", "profle": false}, {"name": "g"}]}"#, "profle"),
-        (r#"{"pipline": "p", "funcs": [{"name": "f"}]}"#, "pipline"),
-        (r#"{"funcs": [{"name": "f", "display": "F"}]}"#, "display"),
+    for (text, field, path) in [
+        (r#"{"funcs": [{"name": "f", "profle": false}, {"name": "g"}]}"#, "profle", "funcs[0].profle"),
+        (r#"{"pipline": "p", "funcs": [{"name": "f"}]}"#, "pipline", "pipline"),
+        (r#"{"funcs": [{"name": "f"}, {"name": "g", "display": "F"}]}"#, "display", "funcs[1].display"),
     ] {
         let err = FuncEnv::from_json(text).expect_err("an unknown field");
         let msg = err.to_string();
         assert!(matches!(err, EnvError::Json { .. }), "{msg}");
         assert!(msg.contains(&format!("unknown field `{field}`")) && msg.contains("line 1"), "{msg}");
+        assert!(msg.contains(&format!("JSON: {path}: ")), "{msg}");
     }
+    // A value of the wrong type is named by its path too.
+    let msg =
+        FuncEnv::from_json(r#"{"funcs": [{"name": "f"}, {"name": 7}]}"#).expect_err("a number").to_string();
+    assert!(msg.contains("funcs[1].name: invalid type: integer `7`, expected a string"), "{msg}");
 }
 
 #[test]

@@ -68,17 +68,22 @@ fn the_unedited_env_fits() {
 
 #[test]
 fn a_misspelt_field_is_an_error_naming_it() {
-    for (edit, field) in [
-        ((r#""trace_loads": true"#, r#""trace_load": true"#), "trace_load"),
-        ((r#""pipeline": "f","#, r#""pipeline": "f", "trace_pipline": true,"#), "trace_pipline"),
-        ((r#""dimensions": 1"#, r#""dimension": 1"#), "dimension"),
-        ((r#""order""#, r#""target": {"trace_all": true}, "order""#), "trace_all"),
-        ((r#""order""#, r#""fresh_names": {"u": 3}, "order""#), "u"),
+    for (edit, field, path) in [
+        ((r#""trace_loads": true"#, r#""trace_load": true"#), "trace_load", "funcs[0].trace_load"),
+        (
+            (r#""pipeline": "f","#, r#""pipeline": "f", "trace_pipline": true,"#),
+            "trace_pipline",
+            "trace_pipline",
+        ),
+        ((r#""dimensions": 1"#, r#""dimension": 1"#), "dimension", "outputs[0].dimension"),
+        ((r#""order""#, r#""target": {"trace_all": true}, "order""#), "trace_all", "target.trace_all"),
+        ((r#""order""#, r#""fresh_names": {"u": 3}, "order""#), "u", "fresh_names.u"),
     ] {
         let err = TraceEnv::from_json(&env_json(edit)).expect_err("an unknown field");
         let text = err.to_string();
         assert!(matches!(err, TracingError::EnvJson(_)), "{text}");
         assert!(text.contains(&format!("unknown field `{field}`")) && text.contains("line "), "{text}");
+        assert!(text.contains(&format!("{path}: unknown field")), "{text}");
     }
 }
 

@@ -5,6 +5,7 @@
 //! [`FuncEnv::check_against`], run at the start of the pass, rejects an environment that
 //! contradicts the statement.
 
+use loopir::pipeline::json_path::read_json;
 use loopir::visit::Visitor;
 use loopir::{Expr, Stmt, StmtKind};
 use rustc_hash::FxHashMap;
@@ -95,12 +96,12 @@ impl FuncEnv {
     /// Reads the `profile.env.json` schema:
     /// `{"pipeline": "out", "funcs": [{"name": "f", "display_name": "…", "profile": false}]}`.
     /// The pipeline name, if present, is available from [`FuncEnv::pipeline_name`]. An
-    /// unknown field is an error naming it (with its line and column); so is another
+    /// unknown field is an error naming it (its path, line and column); so is another
     /// pass's environment file, which the message names. The caller knows the file and
     /// should name it.
     pub fn from_json(text: &str) -> Result<FuncEnv, EnvError> {
-        let doc: EnvDocument = serde_json::from_str(text)
-            .map_err(|source| EnvError::Json { source, hint: EnvKind::Profile.hint(text) })?;
+        let doc: EnvDocument =
+            read_json(text).map_err(|source| EnvError::Json { source, hint: EnvKind::Profile.hint(text) })?;
         let mut env = FuncEnv { pipeline: doc.pipeline, ..FuncEnv::default() };
         for f in doc.funcs {
             if env.index.contains_key(&f.name) {

@@ -125,12 +125,13 @@ impl ProfilingError {
 #[derive(Debug, thiserror::Error)]
 pub enum EnvError {
     /// The JSON text did not match the `profile.env.json` schema: not JSON, a field of the
-    /// wrong type, an unknown field (the message names it and its line and column), or
-    /// another pass's environment file (the hint says which).
+    /// wrong type, an unknown field (the message gives its path, such as `funcs[3].nmae`,
+    /// and its line and column), or another pass's environment file (the hint says
+    /// which).
     #[error("invalid profiling environment JSON: {source}{hint}")]
     Json {
-        /// What serde_json reported.
-        source: serde_json::Error,
+        /// The field's path and what serde_json reported.
+        source: loopir::pipeline::env::EnvError,
         /// Empty, or a sentence naming the kind of environment the text looks like.
         hint: String,
     },

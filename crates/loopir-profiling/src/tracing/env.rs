@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use loopir::pipeline::json_path::read_json;
 use loopir::{ParseEnv, Type};
 use serde::{Deserialize, Serialize};
 
@@ -229,11 +230,10 @@ impl TraceEnv {
         TraceEnv { pipeline: pipeline.to_owned(), ..TraceEnv::default() }
     }
     /// Reads the JSON form (the oracle's `trace.env.json`). An unknown field is an error
-    /// naming it (with its line and column); so is another pass's environment file, which
+    /// naming it (its path, line and column); so is another pass's environment file, which
     /// the message names. The caller knows the file and should name it.
     pub fn from_json(text: &str) -> Result<TraceEnv, TracingError> {
-        serde_json::from_str(text)
-            .map_err(|e| TracingError::EnvJson(format!("{e}{}", EnvKind::Trace.hint(text))))
+        read_json(text).map_err(|e| TracingError::EnvJson(format!("{e}{}", EnvKind::Trace.hint(text))))
     }
     /// The JSON form.
     pub fn to_json(&self) -> String {
