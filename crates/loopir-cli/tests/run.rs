@@ -46,6 +46,19 @@ fn stages_of_one_pipeline_print_the_same_hashes() {
 }
 
 #[test]
+fn the_env_fixes_what_the_schedule_stage_does_not_state() {
+    // interpolate bounds `normalize` to 3 channels and clamps its reads of `input` to
+    // the input's own shape. Before image checks the IR states neither: the env's
+    // explicit bound gives the output's channels, and the input's region is evaluated
+    // with the shape the bounds query would give it (4 channels, the alpha read).
+    let case = "app_interpolate.trace";
+    let early = ok(&["run", "--env", &env(case), &stage(case, "04.")]);
+    let late = ok(&["run", "--env", &env(case), &stage(case, "12.")]);
+    assert!(early.starts_with("normalize: float32[0..31, 0..31, 0..2] "), "{early}");
+    assert_eq!(early, late);
+}
+
+#[test]
 fn the_schedule_stage_grows_the_output_as_the_bounds_query_does() {
     // harris splits y by 32 and shifts the last tile inwards: asked for 16 rows it writes
     // rows -16..15. The bounds query of the late stage says so; the schedule stage, which

@@ -48,6 +48,12 @@ pub struct RunConfig {
     pub candidate_extents: Vec<i32>,
     /// Limits of each run.
     pub limits: Limits,
+    /// Extents the pipeline fixes for an output in some dimensions (its constraints, or
+    /// explicit bounds, as an env states them; `None` where free), used where neither
+    /// `shapes` nor `output_extents` gives the output: the candidate extents fill only
+    /// the free dimensions, and an output fixed in every dimension is not searched for.
+    /// Mins are 0.
+    pub fixed_extents: FxHashMap<String, Vec<Option<i32>>>,
     /// For IR without a bounds query: the region of each input the program reads, per
     /// dimension as inclusive `(min, max)` expressions in the buffers' symbols
     /// (`out.min.0`, `out.extent.0`) and the scalar parameters, as bounds inference
@@ -107,9 +113,17 @@ pub fn run_pipeline(
     }
     let outputs: Vec<&crate::BufferParam> = iface.buffers.iter().filter(|b| b.is_output).collect();
     let all_given = iface.buffers.iter().all(|b| config.shapes.contains_key(&*b.name));
-    let explicit = outputs
-        .iter()
-        .all(|b| config.shapes.contains_key(&*b.name) || config.output_extents.contains_key(&*b.name));
+    // An output's extents in the dimensions the pipeline fixes, with `fill` in the others.
+    let extents_of = |b: &crate::BufferParam, fill: Option<i32>| -> Option<Vec<i32>> {
+        let fixed = config.fixed_extents.get(&*b.name);
+        let n = b.dimensions.or(fixed.map(Vec::len)).unwrap_or(0);
+        (0..n).map(|d| fixed.and_then(|f| f.get(d).copied().flatten()).or(fill)).collect()
+    };
+    let explicit = outputs.iter().all(|b| {
+        config.shapes.contains_key(&*b.name)
+            || config.output_extents.contains_key(&*b.name)
+            || extents_of(b, None).is_some()
+    });
     let tried =
         if config.candidate_extents.is_empty() { DEFAULT_EXTENTS } else { &config.candidate_extents[..] };
     let candidates: Vec<Option<i32>> =
@@ -124,10 +138,10 @@ pub fn run_pipeline(
             if shapes.contains_key(&*b.name) {
                 continue;
             }
-            let extents = match (config.output_extents.get(&*b.name), candidate) {
-                (Some(e), _) => e.clone(),
-                (None, Some(e)) => vec![e; b.dimensions.unwrap_or(0)],
-                (None, None) => vec![],
+            let extents = match config.output_extents.get(&*b.name) {
+                Some(e) => e.clone(),
+                // Without a candidate, every dimension is fixed (`explicit`).
+                None => extents_of(b, candidate).unwrap_or_default(),
             };
             shapes.insert(b.name.to_string(), dense_dims(&extents));
         }
@@ -178,7 +192,7 @@ fn attempt(
             }
         } else {
             source = ShapeSource::Probe;
-            let (probed, clean_run) = probe(program, runtime, config, shapes)?;
+            let (probed, clean_run) = probe(program, runtime, config, shapes, extent)?;
             shapes = probed;
             // A probing run that touched nothing outside the shapes ran exactly as a
             // plain run would (probing changes only what such an access does): its
@@ -236,12 +250,15 @@ fn bounds_query(
 
 /// Finds the buffers' shapes by running with buffers that record accesses outside their
 /// shape, until no access falls outside; returns them with the last probing run's
-/// results when that run touched nothing outside them.
+/// results when that run touched nothing outside them. An input starts at its required
+/// region (with its own shape, where the region reads it, `extent` in every dimension,
+/// as [`bounds_query`] gives an input it is asked about), else at the output's box.
 fn probe(
     program: &Program,
     runtime: &mut dyn Runtime,
     config: &RunConfig,
     mut shapes: FxHashMap<String, Vec<Dim>>,
+    extent: i32,
 ) -> Result<(Shapes, Option<RunResult>), InterpError> {
     let iface = program.interface();
     let reference: Option<Vec<Dim>> =
@@ -251,18 +268,32 @@ fn probe(
             continue;
         }
         let n = b.dimensions.unwrap_or(0);
-        if let Some(region) = config.required_regions.get(&*b.name)
-            && region.len() == n
-            && let Some(dims) = evaluate_region(region, &shapes, &config.params)
-        {
-            shapes.insert(b.name.to_string(), dims);
-            continue;
-        }
-        // Start from the output's box in the dimensions they share.
-        let extents: Vec<i32> = (0..n)
-            .map(|d| reference.as_ref().and_then(|r| r.get(d)).map(|x| x.extent).unwrap_or(1))
+        // Start from the region bounds inference found, in the dimensions where it
+        // evaluates, and from the output's box in the others (as `bounds_query`).
+        let region = match config.required_regions.get(&*b.name) {
+            Some(region) if region.len() == n => {
+                // A region that reads the input's own shape (a boundary condition
+                // clamping to it) reads the shape the bounds query would give it.
+                let mut known = shapes.clone();
+                known.insert(b.name.to_string(), dense_dims(&vec![extent; n]));
+                evaluate_region(region, &known, &config.params)
+            }
+            _ => vec![None; n],
+        };
+        let (mins, extents): (Vec<i32>, Vec<i32>) = (0..n)
+            .map(|d| {
+                region[d].unwrap_or_else(|| {
+                    (0, reference.as_ref().and_then(|r| r.get(d)).map(|x| x.extent).unwrap_or(1))
+                })
+            })
+            .unzip();
+        let strides = dense_strides(&extents);
+        let dims = mins
+            .into_iter()
+            .zip(extents.iter().zip(strides))
+            .map(|(min, (&extent, stride))| Dim { min, extent, stride })
             .collect();
-        shapes.insert(b.name.to_string(), dense_dims(&extents));
+        shapes.insert(b.name.to_string(), dims);
     }
     for _ in 0..8 {
         let mut touched: FxHashMap<String, Vec<(i64, i64)>> = FxHashMap::default();
@@ -298,14 +329,15 @@ fn probe(
     Err(InterpError::new(ErrorKind::Limit, "the buffers' shapes did not settle after 8 probing runs"))
 }
 
-/// The dense shape covering `region` with the buffers' symbols bound to `shapes` and the
-/// scalar parameters to `params`; `None` when an end reads anything else, does not
-/// evaluate to an `int32`, or a dimension is empty.
+/// The `(min, extent)` of each dimension of `region`, with the buffers' symbols bound to
+/// `shapes` and the scalar parameters to `params`; `None` for a dimension whose ends read
+/// anything else (a boundary condition clamping to the input's own extent reads the
+/// input's symbols), do not evaluate to `int32`s, or are empty.
 fn evaluate_region(
     region: &[(Expr, Expr)],
     shapes: &Shapes,
     params: &FxHashMap<String, u64>,
-) -> Option<Vec<Dim>> {
+) -> Vec<Option<(i32, i32)>> {
     let mut symbols: FxHashMap<Name, Expr> = FxHashMap::default();
     for (buffer, dims) in shapes {
         for (d, dim) in dims.iter().enumerate() {
@@ -326,21 +358,14 @@ fn evaluate_region(
         }
         eval.eval(&values).ok()?.first().map(|&v| v as i64)
     };
-    let mut mins = Vec::with_capacity(region.len());
-    let mut extents = Vec::with_capacity(region.len());
-    for (lo, hi) in region {
-        let (lo, hi) = (value(lo)?, value(hi)?);
-        let extent = i32::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok().filter(|&e| e > 0)?;
-        mins.push(i32::try_from(lo).ok()?);
-        extents.push(extent);
-    }
-    let strides = dense_strides(&extents);
-    Some(
-        mins.into_iter()
-            .zip(extents.iter().zip(strides))
-            .map(|(min, (&extent, stride))| Dim { min, extent, stride })
-            .collect(),
-    )
+    region
+        .iter()
+        .map(|(lo, hi)| {
+            let (lo, hi) = (value(lo)?, value(hi)?);
+            let extent = i32::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok().filter(|&e| e > 0)?;
+            Some((i32::try_from(lo).ok()?, extent))
+        })
+        .collect()
 }
 
 type Buffers = Vec<(Name, Buffer)>;

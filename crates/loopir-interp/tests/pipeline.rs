@@ -145,3 +145,32 @@ fn probing_starts_an_input_at_its_required_region() {
         assert_eq!(run.outputs[0].1, from_output.outputs[0].1);
     }
 }
+
+/// `out(x, c) = input(x, c)` over the whole output.
+const COPY_2D: &str = "for (out.s0.c, out.min.1, (out.min.1 + out.extent.1) + -1) {
+ for (out.s0.x, out.min.0, (out.min.0 + out.extent.0) + -1) {
+  out(out.s0.x, out.s0.c) = input(out.s0.x, out.s0.c)
+ }
+}
+";
+
+#[test]
+fn fixed_extents_pin_their_dimensions_and_the_candidates_fill_the_rest() {
+    let fixed = |extents: Vec<Option<i32>>| RunConfig {
+        candidate_extents: vec![16],
+        fixed_extents: [("out".to_owned(), extents)].into_iter().collect(),
+        ..RunConfig::default()
+    };
+    let (partly, _) = count_runs(COPY_2D, &fixed(vec![None, Some(3)]));
+    assert_eq!(boxes(&partly.outputs), vec![vec![(0, 16), (0, 3)]]);
+    // Fixed in every dimension, the output takes that size whatever the candidates.
+    let (wholly, _) = count_runs(COPY_2D, &fixed(vec![Some(5), Some(2)]));
+    assert_eq!(boxes(&wholly.outputs), vec![vec![(0, 5), (0, 2)]]);
+    // --output (output_extents) still wins.
+    let given = RunConfig {
+        output_extents: [("out".to_owned(), vec![4, 4])].into_iter().collect(),
+        ..fixed(vec![Some(5), Some(2)])
+    };
+    let (run, _) = count_runs(COPY_2D, &given);
+    assert_eq!(boxes(&run.outputs), vec![vec![(0, 4), (0, 4)]]);
+}

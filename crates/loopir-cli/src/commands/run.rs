@@ -46,8 +46,9 @@ pub struct RunArgs {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
     /// The extents of an output buffer (`out=64x48x3`; mins are 0). Without it, the
-    /// smallest of 16, 32, 64, 128, 256 in every dimension that the pipeline accepts
-    /// and computes something at.
+    /// extents the env fixes (output constraints, explicit bounds) and in the other
+    /// dimensions the smallest of 16, 32, 64, 128, 256 that the pipeline accepts and
+    /// computes something at.
     #[arg(long = "output", value_name = "NAME=E0xE1...")]
     outputs: Vec<String>,
     /// The seed of the input buffers' values.
@@ -145,6 +146,9 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
             )));
         }
         config.output_extents.insert(name.to_owned(), extents);
+    }
+    if let Some(env) = &env {
+        config.fixed_extents = fixed_extents(env, iface);
     }
     if !iface.answers_bounds_queries {
         config.required_regions = required_regions(&stmt, iface);
@@ -255,6 +259,43 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         return Err(CliError::input(msg));
     }
     Ok(())
+}
+
+/// The output extents the env fixes: a dimension whose constraint (or, failing that,
+/// the output Func's explicit bound) has a constant extent and a min of 0. Before image
+/// checks the IR does not state them (conv_layer's `relu.extent.3 == 5`), so without the
+/// env a run would pick a size the later stages refuse.
+fn fixed_extents(
+    env: &BoundsEnv,
+    iface: &loopir_interp::program::Interface,
+) -> FxHashMap<String, Vec<Option<i32>>> {
+    let constant = |min: &Option<String>, extent: &Option<String>| -> Option<i32> {
+        let at_zero = min.as_deref().is_none_or(|m| m.trim() == "0");
+        let extent = extent.as_deref()?.trim().parse::<i32>().ok().filter(|&e| e > 0)?;
+        at_zero.then_some(extent)
+    };
+    let mut fixed = FxHashMap::default();
+    for b in iface.buffers.iter().filter(|b| b.is_output) {
+        let Some(output) = env.outputs.iter().find(|o| o.buffer == *b.name) else { continue };
+        let func = env.funcs.get(&output.func);
+        let n = b.dimensions.unwrap_or(output.constraints.len());
+        let extents: Vec<Option<i32>> = (0..n)
+            .map(|d| {
+                let constrained = output.constraints.get(d).and_then(|c| constant(&c.min, &c.extent));
+                let bounded = || {
+                    let func = func?;
+                    let var = func.args.get(d)?;
+                    let bound = func.bounds.iter().find(|x| &x.var == var)?;
+                    constant(&bound.min, &bound.extent)
+                };
+                constrained.or_else(bounded)
+            })
+            .collect();
+        if extents.iter().any(Option::is_some) {
+            fixed.insert(b.name.to_string(), extents);
+        }
+    }
+    fixed
 }
 
 /// The region of each input buffer that `stmt` reads, as bounds inference finds it (in
