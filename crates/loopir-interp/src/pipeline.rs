@@ -58,10 +58,12 @@ pub struct RunConfig {
     /// dimension as inclusive `(min, max)` expressions in the buffers' symbols
     /// (`out.min.0`, `out.extent.0`) and the scalar parameters, as bounds inference
     /// finds it. Probing starts each input there, evaluated at the output shapes being
-    /// tried, rather than at the output's box: a probing run that then touches
-    /// nothing outside is the run, where otherwise a first probing run only finds the
-    /// inputs' shapes. An input without a region here, or whose region does not
-    /// evaluate, starts at the output's box; one whose region is too small grows.
+    /// tried (and, where a region reads the input's own shape, at the shape the bounds
+    /// query gives an input), rather than at the output's box: a probing run that then
+    /// touches nothing outside is the run, where otherwise a first probing run only
+    /// finds the inputs' shapes. An input without a region here starts at the output's
+    /// box, as does each dimension whose region does not evaluate; an input whose
+    /// region is too small grows.
     pub required_regions: FxHashMap<String, Vec<(Expr, Expr)>>,
 }
 
@@ -196,8 +198,8 @@ fn attempt(
             shapes = probed;
             // A probing run that touched nothing outside the shapes ran exactly as a
             // plain run would (probing changes only what such an access does): its
-            // results are the run's, and the whole-size runs of a heavy stage take
-            // two runs instead of three.
+            // results are the run's, not to be computed again (a heavy stage's
+            // whole-size run takes tens of minutes).
             if let Some((inputs, outputs, stats)) = clean_run {
                 let elems = inputs.iter().chain(&outputs).map(|(n, b)| (n.to_string(), b.elem)).collect();
                 return Ok(PipelineRun { inputs, outputs, stats, shapes_from: source, shapes, elems });
