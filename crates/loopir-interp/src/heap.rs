@@ -305,6 +305,11 @@ impl Heap {
         self.live_bytes
     }
 
+    /// The most live bytes the heap holds.
+    pub fn limit(&self) -> usize {
+        self.limit
+    }
+
     /// The object and the absolute byte range of `len` bytes at `byte` past `h`.
     #[inline(always)]
     fn locate(&self, h: Handle, byte: i64, len: usize) -> Result<(usize, usize), HeapError> {

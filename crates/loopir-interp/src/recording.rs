@@ -1,7 +1,7 @@
 //! [`RecordingRuntime`]: a [`Runtime`] that keeps the profiler's statistics and the
 //! trace log of a run, for `loopir run --profile` and `--trace`.
 
-use crate::error::InterpError;
+use crate::error::{ErrorKind, InterpError};
 use crate::profiler::{ProfileClock, Profiler};
 use crate::runtime::{ProfilerCall, Runtime, RuntimeCx, TraceEvent};
 use crate::tracer::TraceLog;
@@ -47,6 +47,20 @@ impl Runtime for RecordingRuntime {
     }
 
     fn trace(&mut self, event: &TraceEvent, cx: &mut RuntimeCx<'_>) -> Result<i32, InterpError> {
-        self.trace.record(event, cx.thread_id, cx.parent_thread)
+        let id = self.trace.record(event, cx.thread_id, cx.parent_thread)?;
+        // A traced run of a large pipeline logs millions of events: the log counts
+        // against the run's memory limit, as the program's own memory does.
+        let (log, live, limit) = (self.trace.bytes(), cx.heap.live_bytes(), cx.heap.limit());
+        if log.saturating_add(live) > limit {
+            return Err(InterpError::new(
+                ErrorKind::Limit,
+                format!(
+                    "the trace log ({log} bytes, {} events) and the program's live memory ({live} bytes) \
+                     exceed the memory limit of {limit} bytes",
+                    self.trace.len()
+                ),
+            ));
+        }
+        Ok(id)
     }
 }

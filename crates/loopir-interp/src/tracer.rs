@@ -128,6 +128,8 @@ pub struct TraceLog {
     string_index: FxHashMap<String, u32>,
     /// The thread that started each thread other than the main one.
     spawners: FxHashMap<i32, i32>,
+    /// The bytes of the distinct strings (each held twice: in `strings` and as a key).
+    string_bytes: usize,
 }
 
 /// One event as [`TraceLog`] keeps it: a [`TraceEvent`] whose strings are indices into
@@ -191,6 +193,15 @@ impl TraceLog {
     /// The number of events.
     pub fn len(&self) -> usize {
         self.records.len()
+    }
+
+    /// The memory the log holds, in bytes (its events' records, coordinates and values,
+    /// and its strings): what a run's memory limit counts besides the program's heap.
+    pub fn bytes(&self) -> usize {
+        self.records.len() * std::mem::size_of::<Record>()
+            + self.coordinates.len() * std::mem::size_of::<i32>()
+            + self.values.len()
+            + self.string_bytes
     }
 
     /// Whether the log has no events.
@@ -264,6 +275,7 @@ impl TraceLog {
         let k = u32::try_from(self.strings.len()).map_err(|_| log_full())?;
         self.strings.push(s.to_owned());
         self.string_index.insert(s.to_owned(), k);
+        self.string_bytes += 2 * s.len();
         Ok(k)
     }
 

@@ -351,3 +351,28 @@ out[0] = e
     let funcs: Vec<(&str, i32)> = p.funcs.iter().map(|f| (f.name.as_str(), f.parent)).collect();
     assert_eq!(funcs, vec![("overhead", -1), ("f", -1)]);
 }
+
+#[test]
+fn the_trace_log_counts_against_the_memory_limit() {
+    // 10,000 events of 3 coordinates: about 10,000 * (the record + 12 bytes), past a
+    // limit of 64 KiB, which the program's own memory (a 4-byte buffer) stays far below.
+    let text = "for (x, 0, 9999) {
+ halide_trace_helper(\"f\", (void *)make_struct(x), (int32_t *)make_struct(x, x, x), 3, 0, 0, 2, 0, 0, 0, 3, \"\")
+}
+out[0] = 1
+";
+    let program = compile(&parse(text)).expect("compiles");
+    let run = |memory: usize| -> Result<usize, InterpError> {
+        let mut rt = loopir_interp::RecordingRuntime::default();
+        let mut m = Machine::new(&program, &mut rt, Limits { memory, ..Limits::default() })?;
+        m.bind_buffer("out", &Buffer::new(Elem::I32, &[0], &[1]))?;
+        m.run()?;
+        drop(m);
+        Ok(rt.trace.len())
+    };
+    assert_eq!(run(Limits::default().memory).expect("runs in the default limit"), 10_000);
+    let err = run(64 << 10).expect_err("the log outgrows 64 KiB");
+    assert_eq!(err.kind, ErrorKind::Limit, "{err}");
+    assert!(err.to_string().contains("the trace log ("), "{err}");
+    assert!(err.to_string().contains("exceed the memory limit of 65536 bytes"), "{err}");
+}

@@ -61,7 +61,8 @@ pub struct RunArgs {
     /// The most instructions the run may execute.
     #[arg(long, value_name = "N", default_value_t = Limits::default().operations)]
     max_operations: u64,
-    /// The most memory the run may hold at once, in bytes.
+    /// The most memory the run may hold at once, in bytes (with --trace, the trace log
+    /// counts too).
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().memory)]
     max_memory: usize,
     /// Run the profiler's runtime and print its report after the output lines, in the
