@@ -55,7 +55,8 @@ pub struct RunConfig {
     /// Mins are 0.
     pub fixed_extents: FxHashMap<String, Vec<Option<i32>>>,
     /// For IR without a bounds query: the region of each input the program reads, per
-    /// dimension as inclusive `(min, max)` expressions in the buffers' symbols
+    /// dimension as inclusive `(min, max)` expressions in the buffers' symbols (`None`
+    /// where bounds inference finds no bound)
     /// (`out.min.0`, `out.extent.0`) and the scalar parameters, as bounds inference
     /// finds it. Probing starts each input there, evaluated at the output shapes being
     /// tried (and, where a region reads the input's own shape, at the shape the bounds
@@ -64,7 +65,7 @@ pub struct RunConfig {
     /// finds the inputs' shapes. An input without a region here starts at the output's
     /// box, as does each dimension whose region does not evaluate; an input whose
     /// region is too small grows.
-    pub required_regions: FxHashMap<String, Vec<(Expr, Expr)>>,
+    pub required_regions: FxHashMap<String, Vec<Option<(Expr, Expr)>>>,
 }
 
 /// The result of running a pipeline.
@@ -332,11 +333,11 @@ fn probe(
 }
 
 /// The `(min, extent)` of each dimension of `region`, with the buffers' symbols bound to
-/// `shapes` and the scalar parameters to `params`; `None` for a dimension whose ends read
-/// anything else (a boundary condition clamping to the input's own extent reads the
+/// `shapes` and the scalar parameters to `params`; `None` for a dimension without ends,
+/// or whose ends read anything else (a boundary condition clamping to the input's own extent reads the
 /// input's symbols), do not evaluate to `int32`s, or are empty.
 fn evaluate_region(
-    region: &[(Expr, Expr)],
+    region: &[Option<(Expr, Expr)>],
     shapes: &Shapes,
     params: &FxHashMap<String, u64>,
 ) -> Vec<Option<(i32, i32)>> {
@@ -362,7 +363,8 @@ fn evaluate_region(
     };
     region
         .iter()
-        .map(|(lo, hi)| {
+        .map(|ends| {
+            let (lo, hi) = ends.as_ref()?;
             let (lo, hi) = (value(lo)?, value(hi)?);
             let extent = i32::try_from(hi.checked_sub(lo)?.checked_add(1)?).ok().filter(|&e| e > 0)?;
             Some((i32::try_from(lo).ok()?, extent))

@@ -302,12 +302,12 @@ fn fixed_extents(
 /// The region of each input buffer that `stmt` reads, as bounds inference finds it (in
 /// the buffers' symbols), for IR without a bounds query: probing starts the inputs there.
 /// The calls to the inputs, which the text leaves untyped, are counted as `loopir bounds`
-/// counts them. An input whose region bounds inference cannot state (an unbounded end, or
-/// reads by `Load` after flattening) is left out; probing finds its shape alone.
+/// counts them. A dimension bounds inference finds unbounded has no ends, and an input it
+/// does not see read (by `Load`, after flattening) is left out: probing finds them alone.
 fn required_regions(
     stmt: &loopir::Stmt,
     iface: &loopir_interp::program::Interface,
-) -> FxHashMap<String, Vec<(loopir::Expr, loopir::Expr)>> {
+) -> FxHashMap<String, Vec<Option<(loopir::Expr, loopir::Expr)>>> {
     let ctx = Ctx::new();
     let visible = super::bounds_view::with_all_accesses(stmt);
     let Ok(boxes) = boxes_required(&ctx, &visible, &Scope::new(), &FuncValueBounds::default()) else {
@@ -316,7 +316,7 @@ fn required_regions(
     let mut regions = FxHashMap::default();
     for b in iface.buffers.iter().filter(|b| !b.is_output) {
         let Some(region) = boxes.get(&*b.name) else { continue };
-        let ends: Option<Vec<_>> = region
+        let ends = region
             .bounds
             .iter()
             .map(|i| match (&i.min, &i.max) {
@@ -324,9 +324,7 @@ fn required_regions(
                 _ => None,
             })
             .collect();
-        if let Some(ends) = ends {
-            regions.insert(b.name.to_string(), ends);
-        }
+        regions.insert(b.name.to_string(), ends);
     }
     regions
 }
