@@ -581,8 +581,7 @@ impl<'p> Machine<'p> {
 
     fn child(&mut self, parent: usize, pc: Pc, group: Option<usize>) -> usize {
         let mut regs = self.free_regs.pop().unwrap_or_default();
-        regs.clear();
-        regs.extend_from_slice(&self.tasks[parent].regs);
+        regs.clone_from(&self.tasks[parent].regs);
         self.tasks_started += 1;
         // Ids wrap after 2^31 tasks; a run that long is far past any operation budget.
         let id = (self.tasks_started & i32::MAX as u64) as i32;
@@ -839,6 +838,44 @@ impl<'p> Machine<'p> {
         }
         let s = &self.storages[k];
         Ok(Some(coords.iter().zip(s.mins.iter().zip(&s.strides)).map(|(c, (m, st))| (c - m) * st).sum()))
+    }
+
+    /// The element offset of a Func access (a store if `store`) to storage `k` at the
+    /// coordinates in registers `args`; `None` for an access outside the box that the
+    /// run lets through: a load then reads 0, a store is dropped. Anything else outside
+    /// is an error.
+    #[inline]
+    fn func_access(
+        &mut self,
+        k: usize,
+        args: &[u32],
+        regs: &[u64],
+        store: bool,
+    ) -> Result<Option<i64>, InterpError> {
+        if let Some(off) = self.storages.get(k).and_then(|s| offset_inside(s, args, regs)) {
+            return Ok(Some(off));
+        }
+        let coords: SmallVec<[i64; 4]> = args.iter().map(|&a| regs[a as usize] as i64).collect();
+        // A growable storage grows to take a store.
+        if let Some(off) = self.storage_offset(k, &coords, store)? {
+            return Ok(Some(off));
+        }
+        let s = &self.storages[k];
+        // An open realization is allocated, later in lowering, over what is read as
+        // well as what is stored: a read of a point never stored reads zeroed memory
+        // there, and here.
+        if !store && s.growable {
+            return Ok(None);
+        }
+        // Before the reference inserts its checks on the buffers' shapes, a schedule may
+        // read an input, or write an output, outside the size asked for (a tile larger
+        // than the output, shifted inwards past its min), as the bounds query of a later
+        // stage reports: a probing run records where.
+        if self.probing && !s.owned {
+            self.record_probed(k, &coords);
+            return Ok(None);
+        }
+        Err(self.outside_error(k, &coords))
     }
 
     /// The error for an access of storage `k` at `coords`, outside its box.
@@ -1222,33 +1259,13 @@ impl<'p> Machine<'p> {
                 }
                 Instr::FuncLoad { dst, storage, value_index, args, elem, site } => {
                     let k = regs[*storage as usize] as usize;
-                    let fast = self.storages.get(k).and_then(|s| offset_inside(s, args, regs));
-                    let coords: SmallVec<[i64; 4]>;
-                    let off = match fast {
-                        Some(o) => o,
-                        None => {
-                            coords = args.iter().map(|&a| regs[a as usize] as i64).collect();
-                            match self.storage_offset(k, &coords, false) {
-                                Ok(Some(o)) => o,
-                                // An open realization is allocated, later in lowering, over what
-                                // is read as well as what is stored: a read of a point never
-                                // stored reads zeroed memory there, and here.
-                                Ok(None) if self.storages[k].growable => {
-                                    regs[*dst as usize] = 0;
-                                    continue;
-                                }
-                                Ok(None) if self.probing && !self.storages[k].owned => {
-                                    self.record_probed(k, &coords);
-                                    regs[*dst as usize] = 0;
-                                    continue;
-                                }
-                                Ok(None) => {
-                                    let e = self.outside_error(k, &coords);
-                                    break_with!(self, *site, e, ops, pc, pc_out)
-                                }
-                                Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
-                            }
+                    let off = match self.func_access(k, args, regs, false) {
+                        Ok(Some(o)) => o,
+                        Ok(None) => {
+                            regs[*dst as usize] = 0;
+                            continue;
                         }
+                        Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
                     };
                     let Some(&(h, _)) = self.storages[k].planes.get(*value_index as usize) else {
                         break_err!(
@@ -1271,29 +1288,10 @@ impl<'p> Machine<'p> {
                         continue;
                     }
                     let k = regs[*storage as usize] as usize;
-                    let fast = self.storages.get(k).and_then(|s| offset_inside(s, args, regs));
-                    let coords: SmallVec<[i64; 4]>;
-                    let off = match fast {
-                        Some(o) => o,
-                        None => {
-                            coords = args.iter().map(|&a| regs[a as usize] as i64).collect();
-                            match self.storage_offset(k, &coords, true) {
-                                Ok(Some(o)) => o,
-                                // Before the reference inserts its checks on the buffers' shapes,
-                                // a schedule may write an output outside the size asked for (a
-                                // tile larger than the output, shifted inwards past its min), as
-                                // the bounds query of a later stage reports.
-                                Ok(None) if self.probing && !self.storages[k].owned => {
-                                    self.record_probed(k, &coords);
-                                    continue;
-                                }
-                                Ok(None) => {
-                                    let e = self.outside_error(k, &coords);
-                                    break_with!(self, *site, e, ops, pc, pc_out)
-                                }
-                                Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
-                            }
-                        }
+                    let off = match self.func_access(k, args, regs, true) {
+                        Ok(Some(o)) => o,
+                        Ok(None) => continue,
+                        Err(e) => break_with!(self, *site, e, ops, pc, pc_out),
                     };
                     let Some(&(h, _)) = self.storages[k].planes.get(*value_index as usize) else {
                         break_err!(
