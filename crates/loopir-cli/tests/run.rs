@@ -193,3 +193,13 @@ fn without_a_bounds_query_inputs_take_the_region_bounds_inference_finds() {
     assert_eq!(meta["mins"], serde_json::json!([20]));
     assert_eq!(meta["extents"], serde_json::json!([16]));
 }
+
+#[test]
+fn an_output_size_the_env_constraints_refuse_is_an_error() {
+    let conv = "app_conv_layer.cpu";
+    fails(
+        &["run", "--env", &env(conv), "--output", "relu=128x100x80x16", &stage(conv, "04.")],
+        b"",
+        "--output relu: dimension 3 has extent 16, but the env fixes it to 5",
+    );
+}

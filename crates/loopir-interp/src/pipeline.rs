@@ -114,6 +114,18 @@ pub fn run_pipeline(
             ));
         }
     }
+    check_per_dimension(
+        iface,
+        "fixed_extents",
+        true,
+        config.fixed_extents.iter().map(|(n, v)| (n, v.len())),
+    )?;
+    check_per_dimension(
+        iface,
+        "required_regions",
+        false,
+        config.required_regions.iter().map(|(n, v)| (n, v.len())),
+    )?;
     let outputs: Vec<&crate::BufferParam> = iface.buffers.iter().filter(|b| b.is_output).collect();
     let all_given = iface.buffers.iter().all(|b| config.shapes.contains_key(&*b.name));
     // An output's extents in the dimensions the pipeline fixes, with `fill` in the others.
@@ -167,9 +179,45 @@ pub fn run_pipeline(
     Err(last_err.unwrap_or_else(|| InterpError::new(ErrorKind::BadArgument, "no output size was accepted")))
 }
 
+/// That each buffer `field` gives per-dimension values for is an output (`outputs`) or
+/// an input of the program, given one value per dimension.
+fn check_per_dimension<'a>(
+    iface: &crate::Interface,
+    field: &str,
+    outputs: bool,
+    given: impl Iterator<Item = (&'a String, usize)>,
+) -> Result<(), InterpError> {
+    let role = if outputs { "output" } else { "input" };
+    for (name, n) in given {
+        let Some(b) = iface.buffers.iter().find(|b| &*b.name == name && b.is_output == outputs) else {
+            return Err(InterpError::new(
+                ErrorKind::BadArgument,
+                format!("{field}: the program has no {role} buffer `{name}`"),
+            ));
+        };
+        if let Some(d) = b.dimensions
+            && d != n
+        {
+            return Err(InterpError::new(
+                ErrorKind::BadArgument,
+                format!("{field}: {n} dimensions given for the {role} `{name}`, which has {d}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn dense_dims(extents: &[i32]) -> Vec<Dim> {
+    dense_box(&vec![0; extents.len()], extents)
+}
+
+/// The dense layout (dimension 0 innermost) of the box with `mins` and `extents`.
+fn dense_box(mins: &[i32], extents: &[i32]) -> Vec<Dim> {
     let strides = dense_strides(extents);
-    extents.iter().zip(strides).map(|(&extent, stride)| Dim { min: 0, extent, stride }).collect()
+    mins.iter()
+        .zip(extents.iter().zip(strides))
+        .map(|(&min, (&extent, stride))| Dim { min, extent, stride })
+        .collect()
 }
 
 /// One try with the output shapes in `shapes` (constraints the pipeline states on them
@@ -185,6 +233,7 @@ fn attempt(
     let iface = program.interface();
     let mut source = ShapeSource::Given;
     let mut elems = config.elems.clone();
+    let mut ran = None;
     if !all_given {
         if iface.answers_bounds_queries {
             source = ShapeSource::BoundsQuery;
@@ -201,13 +250,13 @@ fn attempt(
             // plain run would (probing changes only what such an access does): its
             // results are the run's, not to be computed again (a heavy stage's
             // whole-size run takes tens of minutes).
-            if let Some((inputs, outputs, stats)) = clean_run {
-                let elems = inputs.iter().chain(&outputs).map(|(n, b)| (n.to_string(), b.elem)).collect();
-                return Ok(PipelineRun { inputs, outputs, stats, shapes_from: source, shapes, elems });
-            }
+            ran = clean_run;
         }
     }
-    let (inputs, outputs, stats) = run_once(program, runtime, config, &shapes, &elems, None)?;
+    let (inputs, outputs, stats) = match ran {
+        Some(run) => run,
+        None => run_once(program, runtime, config, &shapes, &elems, None)?,
+    };
     let elems = inputs.iter().chain(&outputs).map(|(n, b)| (n.to_string(), b.elem)).collect();
     Ok(PipelineRun { inputs, outputs, stats, shapes_from: source, shapes, elems })
 }
@@ -273,15 +322,16 @@ fn probe(
         let n = b.dimensions.unwrap_or(0);
         // Start from the region bounds inference found, in the dimensions where it
         // evaluates, and from the output's box in the others (as `bounds_query`).
+        // run_pipeline checked that a region has a pair of ends per dimension.
         let region = match config.required_regions.get(&*b.name) {
-            Some(region) if region.len() == n => {
+            Some(region) => {
                 // A region that reads the input's own shape (a boundary condition
                 // clamping to it) reads the shape the bounds query would give it.
                 let mut known = shapes.clone();
                 known.insert(b.name.to_string(), dense_dims(&vec![extent; n]));
                 evaluate_region(region, &known, &config.params)
             }
-            _ => vec![None; n],
+            None => vec![None; n],
         };
         let (mins, extents): (Vec<i32>, Vec<i32>) = (0..n)
             .map(|d| {
@@ -290,13 +340,7 @@ fn probe(
                 })
             })
             .unzip();
-        let strides = dense_strides(&extents);
-        let dims = mins
-            .into_iter()
-            .zip(extents.iter().zip(strides))
-            .map(|(min, (&extent, stride))| Dim { min, extent, stride })
-            .collect();
-        shapes.insert(b.name.to_string(), dims);
+        shapes.insert(b.name.to_string(), dense_box(&mins, &extents));
     }
     for _ in 0..8 {
         let mut touched: FxHashMap<String, Vec<(i64, i64)>> = FxHashMap::default();
@@ -317,13 +361,9 @@ fn probe(
                     grew = true;
                 }
             }
+            let mins: Vec<i32> = lo_hi.iter().map(|(l, _)| *l as i32).collect();
             let extents: Vec<i32> = lo_hi.iter().map(|(l, h)| (h - l + 1) as i32).collect();
-            let strides = dense_strides(&extents);
-            *dims = lo_hi
-                .iter()
-                .zip(extents.iter().zip(strides))
-                .map(|((l, _), (&extent, stride))| Dim { min: *l as i32, extent, stride })
-                .collect();
+            *dims = dense_box(&mins, &extents);
         }
         if !grew {
             return Ok((shapes, None));

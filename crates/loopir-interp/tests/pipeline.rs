@@ -176,3 +176,26 @@ fn fixed_extents_pin_their_dimensions_and_the_candidates_fill_the_rest() {
     let (run, _) = count_runs(COPY_2D, &given);
     assert_eq!(boxes(&run.outputs), vec![vec![(0, 4), (0, 4)]]);
 }
+
+#[test]
+fn per_dimension_settings_must_fit_the_program() {
+    let program = compile(&loopir::parse_stmt(COPY_2D).expect("parses")).expect("compiles");
+    let try_with = |config: RunConfig| {
+        run_pipeline(&program, &mut HostRuntime::new(), &config).expect_err("refused").to_string()
+    };
+    let err = try_with(RunConfig {
+        fixed_extents: [("out".to_owned(), vec![Some(3)])].into_iter().collect(),
+        ..RunConfig::default()
+    });
+    assert!(err.contains("fixed_extents: 1 dimensions given for the output `out`, which has 2"), "{err}");
+    let err = try_with(RunConfig {
+        fixed_extents: [("input".to_owned(), vec![None, None])].into_iter().collect(),
+        ..RunConfig::default()
+    });
+    assert!(err.contains("fixed_extents: the program has no output buffer `input`"), "{err}");
+    let err = try_with(RunConfig {
+        required_regions: [("inptu".to_owned(), vec![None, None])].into_iter().collect(),
+        ..RunConfig::default()
+    });
+    assert!(err.contains("required_regions: the program has no input buffer `inptu`"), "{err}");
+}

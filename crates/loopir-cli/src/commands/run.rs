@@ -149,7 +149,26 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
         config.output_extents.insert(name.to_owned(), extents);
     }
     if let Some(env) = &env {
-        config.fixed_extents = fixed_extents(env, iface);
+        config.fixed_extents = fixed_extents(env, iface).map_err(|e| {
+            CliError::input(format!(
+                "{}: {}: {e}",
+                input.name,
+                args.env.as_deref().unwrap_or(Path::new("-")).display()
+            ))
+        })?;
+        // An output size the pipeline's constraints refuse is refused here too: before
+        // image checks the IR would compute it anyway.
+        for (name, given) in &config.output_extents {
+            let Some(fixed) = config.fixed_extents.get(name) else { continue };
+            if let Some((d, (f, g))) =
+                fixed.iter().zip(given).enumerate().find(|(_, (f, g))| f.is_some_and(|f| f != **g))
+            {
+                return Err(CliError::input(format!(
+                    "--output {name}: dimension {d} has extent {g}, but the env fixes it to {}",
+                    f.unwrap_or_default()
+                )));
+            }
+        }
     }
     if !iface.answers_bounds_queries {
         config.required_regions = required_regions(&stmt, iface);
@@ -269,7 +288,7 @@ pub fn run(args: &RunArgs) -> Result<(), CliError> {
 fn fixed_extents(
     env: &BoundsEnv,
     iface: &loopir_interp::program::Interface,
-) -> FxHashMap<String, Vec<Option<i32>>> {
+) -> Result<FxHashMap<String, Vec<Option<i32>>>, String> {
     let constant = |min: &Option<String>, extent: &Option<String>| -> Option<i32> {
         let at_zero = min.as_deref().is_none_or(|m| m.trim() == "0");
         let extent = extent.as_deref()?.trim().parse::<i32>().ok().filter(|&e| e > 0)?;
@@ -280,6 +299,14 @@ fn fixed_extents(
         let Some(output) = env.outputs.iter().find(|o| o.buffer == *b.name) else { continue };
         let func = env.funcs.get(&output.func);
         let n = b.dimensions.unwrap_or(output.constraints.len());
+        if !output.constraints.is_empty() && output.constraints.len() != n {
+            return Err(format!(
+                "outputs: `{}` has {} constraints, but the program's `{}` has {n} dimensions",
+                output.buffer,
+                output.constraints.len(),
+                b.name
+            ));
+        }
         let extents: Vec<Option<i32>> = (0..n)
             .map(|d| {
                 let constrained = output.constraints.get(d).and_then(|c| constant(&c.min, &c.extent));
@@ -296,7 +323,7 @@ fn fixed_extents(
             fixed.insert(b.name.to_string(), extents);
         }
     }
-    fixed
+    Ok(fixed)
 }
 
 /// The region of each input buffer that `stmt` reads, as bounds inference finds it (in
